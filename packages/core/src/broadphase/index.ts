@@ -1,0 +1,7 @@
+// Public API of the broadphase module.
+export { BruteForce } from './bruteForce.js';
+export { PairSet } from './pairSet.js';
+export { checkBounds, MAX_PROXIES } from './proxies.js';
+export { SweepAndPrune, type SweepAndPruneOptions } from './sap.js';
+export { sortPairs } from './sortPairs.js';
+export type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';

@@ -1,0 +1,259 @@
+/**
+ * Proxy storage shared by every broadphase: generational integer handles (as Box2D v3's ids), the
+ * latest bounds of each proxy in one flat Float64Array, and the checks that reject bad input before
+ * anything is changed.
+ *
+ * A handle is `generation << 20 | slot`: 20 bits of slot (up to 1 048 576 live proxies) and 11 bits
+ * of generation, so handles are non-negative int32 values. Removing a proxy bumps its slot's
+ * generation at once (the old handle is stale from then on), but the slot itself is only reused after
+ * the next `update()` — so a pair that ends because its proxy was removed is still reported with the
+ * old handle, and cannot be confused with a pair of the slot's next owner. Freed slots are reused
+ * first-in first-out, which makes a stale handle colliding with a live one (after 2048 reuses of one
+ * slot) as unlikely as it can be.
+ */
+import type { Dimensions } from './types.js';
+
+/** Bits of a handle that hold the slot index. */
+export const SLOT_BITS = 20;
+/** The most proxies one broadphase can hold at once. */
+export const MAX_PROXIES = 1 << SLOT_BITS;
+const SLOT_MASK = MAX_PROXIES - 1;
+const GENERATION_MASK = (1 << 11) - 1;
+
+const AXIS_NAMES = ['X', 'Y', 'Z'];
+
+/** The names of the entries of a bounds array, for error messages: `minX`, ..., `maxZ`. */
+export function boundsNames(dimensions: Dimensions): string[] {
+  const axes = AXIS_NAMES.slice(0, dimensions);
+  return [...axes.map((a) => `min${a}`), ...axes.map((a) => `max${a}`)];
+}
+
+/**
+ * Throws a clear error if `bounds` is not a valid box: wrong length, a NaN or infinite entry, or a
+ * min greater than its max. `where` names the caller in the message.
+ */
+export function checkBounds(bounds: ArrayLike<number>, dimensions: Dimensions, where: string): void {
+  const stride = 2 * dimensions;
+  if (bounds == null || typeof bounds.length !== 'number') {
+    throw new TypeError(`${where}: bounds must be an array of ${stride} numbers, got ${String(bounds)}`);
+  }
+  if (bounds.length !== stride) {
+    throw new RangeError(
+      `${where}: bounds has length ${bounds.length}, expected ${stride} ([${boundsNames(dimensions).join(', ')}])`,
+    );
+  }
+  for (let i = 0; i < stride; i++) {
+    const v = bounds[i];
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new RangeError(
+        `${where}: bounds[${i}] (${boundsNames(dimensions)[i]}) is ${String(v)}, not a finite number`,
+      );
+    }
+  }
+  for (let d = 0; d < dimensions; d++) {
+    if (bounds[d] > bounds[d + dimensions]) {
+      const a = AXIS_NAMES[d];
+      throw new RangeError(
+        `${where}: min${a} ${bounds[d]} is greater than max${a} ${bounds[d + dimensions]}`,
+      );
+    }
+  }
+}
+
+/**
+ * Slots, generations and latest bounds of the proxies of one broadphase. The broadphase keeps its own
+ * per-slot arrays and grows them in {@link ProxyStore.onGrow}.
+ */
+export class ProxyStore {
+  readonly dimensions: Dimensions;
+  /** Numbers per box: 2 × dimensions. */
+  readonly stride: number;
+  /** Slots the arrays have room for. */
+  capacity: number;
+  /** Latest bounds of each slot, `stride` numbers per slot (min then max). */
+  bounds: Float64Array;
+  /** Current handle of each slot (the stale one is kept until the slot is reused). */
+  handles: Int32Array;
+  /** 1 while the slot holds a live proxy. */
+  alive: Uint8Array;
+  /** Live proxies. */
+  count = 0;
+  /** Slots ever handed out; every used slot is below this. */
+  used = 0;
+  /** FIFO ring of free slots. */
+  private free: Int32Array;
+  private freeHead = 0;
+  private freeSize = 0;
+  /** Slots removed since the last update; they join the free ring in {@link ProxyStore.recycle}. */
+  private released: Int32Array;
+  private releasedCount = 0;
+  private readonly onGrow: (capacity: number) => void;
+  private readonly owner: string;
+
+  constructor(
+    dimensions: Dimensions,
+    initialCapacity: number,
+    owner: string,
+    onGrow: (capacity: number) => void,
+  ) {
+    if (dimensions !== 2 && dimensions !== 3) {
+      throw new RangeError(`${owner}: dimensions must be 2 or 3, got ${String(dimensions)}`);
+    }
+    if (!Number.isInteger(initialCapacity) || initialCapacity < 1) {
+      throw new RangeError(
+        `${owner}: initialCapacity must be a positive integer, got ${String(initialCapacity)}`,
+      );
+    }
+    this.dimensions = dimensions;
+    this.stride = 2 * dimensions;
+    this.owner = owner;
+    this.onGrow = onGrow;
+    this.capacity = Math.min(initialCapacity, MAX_PROXIES);
+    this.bounds = new Float64Array(this.capacity * this.stride);
+    this.handles = new Int32Array(this.capacity);
+    this.alive = new Uint8Array(this.capacity);
+    this.free = new Int32Array(this.capacity);
+    this.released = new Int32Array(this.capacity);
+  }
+
+  /** Validates `bounds`, takes a slot, stores the bounds and returns the slot. */
+  allocate(bounds: ArrayLike<number>): number {
+    checkBounds(bounds, this.dimensions, `${this.owner}.insert`);
+    let slot: number;
+    if (this.freeSize > 0) {
+      slot = this.free[this.freeHead];
+      this.freeHead = (this.freeHead + 1) % this.free.length;
+      this.freeSize--;
+    } else {
+      if (this.used === MAX_PROXIES) {
+        throw new RangeError(`${this.owner}.insert: cannot hold more than ${MAX_PROXIES} proxies`);
+      }
+      if (this.used === this.capacity) this.grow();
+      slot = this.used++;
+      this.handles[slot] = slot;
+    }
+    this.alive[slot] = 1;
+    this.count++;
+    this.setBounds(slot, bounds);
+    return slot;
+  }
+
+  /** Stores already validated bounds for a slot. */
+  setBounds(slot: number, bounds: ArrayLike<number>): void {
+    const s = this.stride;
+    const o = slot * s;
+    for (let i = 0; i < s; i++) this.bounds[o + i] = bounds[i];
+  }
+
+  /** The slot of a live handle; throws naming `where` for anything else. */
+  slotOf(handle: number, where: string): number {
+    if (typeof handle !== 'number' || !Number.isInteger(handle) || handle < 0 || handle > 0x7fffffff) {
+      throw new RangeError(`${this.owner}.${where}: ${String(handle)} is not a handle`);
+    }
+    const slot = handle & SLOT_MASK;
+    if (slot >= this.used || this.alive[slot] === 0 || this.handles[slot] !== handle) {
+      throw new RangeError(`${this.owner}.${where}: handle ${handle} is unknown or was removed`);
+    }
+    return slot;
+  }
+
+  /** Whether `handle` names a live proxy. */
+  has(handle: number): boolean {
+    if (!Number.isInteger(handle) || handle < 0 || handle > 0x7fffffff) return false;
+    const slot = handle & SLOT_MASK;
+    return slot < this.used && this.alive[slot] === 1 && this.handles[slot] === handle;
+  }
+
+  /** Marks a slot dead. Its handle is stale at once; the slot is reused after {@link recycle}. */
+  release(slot: number): void {
+    this.alive[slot] = 0;
+    this.count--;
+    this.released[this.releasedCount++] = slot;
+  }
+
+  /** Makes the slots released since the last call reusable, with their next generation. */
+  recycle(): void {
+    for (let i = 0; i < this.releasedCount; i++) {
+      const slot = this.released[i];
+      const generation = ((this.handles[slot] >>> SLOT_BITS) + 1) & GENERATION_MASK;
+      this.handles[slot] = (generation << SLOT_BITS) | slot;
+      this.free[(this.freeHead + this.freeSize) % this.free.length] = slot;
+      this.freeSize++;
+    }
+    this.releasedCount = 0;
+  }
+
+  /** Copies a slot's bounds into `out`. */
+  copyBounds<T extends number[] | Float64Array | Float32Array>(slot: number, out: T): T {
+    const s = this.stride;
+    const o = slot * s;
+    for (let i = 0; i < s; i++) out[i] = this.bounds[o + i];
+    return out;
+  }
+
+  /** Whether the slot's latest bounds overlap `q` (already validated), inclusively. */
+  overlapsBounds(slot: number, q: ArrayLike<number>): boolean {
+    const d = this.dimensions;
+    const b = this.bounds;
+    const o = slot * 2 * d;
+    for (let k = 0; k < d; k++) {
+      if (b[o + k] > q[k + d] || q[k] > b[o + d + k]) return false;
+    }
+    return true;
+  }
+
+  /** Linear scan for {@link Broadphase.queryBounds}: every live slot's handle overlapping `q`. */
+  scanQuery(q: ArrayLike<number>, out: ((handle: number) => void) | number[] | Int32Array): number {
+    checkBounds(q, this.dimensions, `${this.owner}.queryBounds`);
+    let found = 0;
+    for (let slot = 0; slot < this.used; slot++) {
+      if (this.alive[slot] === 1 && this.overlapsBounds(slot, q)) {
+        emitQueryResult(out, this.handles[slot], found);
+        found++;
+      }
+    }
+    return found;
+  }
+
+  private grow(): void {
+    const capacity = Math.min(this.capacity * 2, MAX_PROXIES);
+    const bounds = new Float64Array(capacity * this.stride);
+    bounds.set(this.bounds);
+    this.bounds = bounds;
+    const handles = new Int32Array(capacity);
+    handles.set(this.handles);
+    this.handles = handles;
+    const alive = new Uint8Array(capacity);
+    alive.set(this.alive);
+    this.alive = alive;
+    // The free ring is empty whenever we grow (we only grow when no slot is free).
+    this.free = new Int32Array(capacity);
+    this.freeHead = 0;
+    const released = new Int32Array(capacity);
+    released.set(this.released.subarray(0, this.releasedCount));
+    this.released = released;
+    this.capacity = capacity;
+    this.onGrow(capacity);
+  }
+}
+
+/** Hands one query result to a callback, an array or a typed array (which keeps at most its length). */
+export function emitQueryResult(
+  out: ((handle: number) => void) | number[] | Int32Array,
+  handle: number,
+  index: number,
+): void {
+  if (typeof out === 'function') out(handle);
+  else if (Array.isArray(out)) out.push(handle);
+  else if (index < out.length) out[index] = handle;
+}
+
+/** Grows a typed array to at least `size` elements (doubling), keeping its contents. */
+export function growArray<T extends Int32Array | Float64Array | Uint8Array>(array: T, size: number): T {
+  if (array.length >= size) return array;
+  let n = Math.max(array.length * 2, 16);
+  while (n < size) n *= 2;
+  const next = new (array.constructor as new (n: number) => T)(n);
+  next.set(array);
+  return next;
+}

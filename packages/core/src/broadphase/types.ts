@@ -1,0 +1,73 @@
+/**
+ * The broadphase contract. Every broadphase in Sieve (SweepAndPrune, Octree, BruteForce) implements
+ * {@link Broadphase}, so engines, adapters and benchmarks can swap one for another.
+ *
+ * Bounds are axis-aligned boxes given as `[minX, minY, maxX, maxY]` in 2-D or
+ * `[minX, minY, minZ, maxX, maxY, maxZ]` in 3-D. Overlap is inclusive: boxes that touch on a face,
+ * edge or corner overlap, and so does a zero-size box lying on another box's boundary.
+ */
+
+/** 2-D or 3-D. */
+export type Dimensions = 2 | 3;
+
+/** Options shared by every broadphase constructor. */
+export interface BroadphaseOptions {
+  /** 2 for boxes `[minX, minY, maxX, maxY]`, 3 for `[minX, minY, minZ, maxX, maxY, maxZ]`. */
+  dimensions: Dimensions;
+  /** How many proxies to make room for up front (arrays grow by doubling past it). Default 64. */
+  initialCapacity?: number;
+  /**
+   * Check internal invariants after every `update()` (slow; for tests and debugging). Default false.
+   */
+  validate?: boolean;
+}
+
+/** Receives each handle found by {@link Broadphase.queryBounds}. */
+export type QueryCallback = (handle: number) => void;
+
+/**
+ * The interface every broadphase implements.
+ *
+ * Handles are non-negative 31-bit integers. A removed handle is stale: using it throws, even after its
+ * slot is reused (a generation counter is part of the handle).
+ *
+ * Pair lists are flat `[a0, b0, a1, b1, ...]` with `a < b` in each pair, sorted ascending by `(a, b)`.
+ * They are views into buffers the broadphase owns and reuses: read them before the next `update()`,
+ * copy them if they must live longer.
+ */
+export interface Broadphase {
+  /** 2 or 3. */
+  readonly dimensions: Dimensions;
+  /** How many proxies are live (inserted and not removed). */
+  readonly count: number;
+
+  /** Adds a box and returns its handle. Its pairs appear at the next `update()`. */
+  insert(bounds: ArrayLike<number>): number;
+  /** Gives a proxy new bounds. Its pairs change at the next `update()`. */
+  move(handle: number, bounds: ArrayLike<number>): void;
+  /** Removes a proxy; its handle becomes stale. Its pairs end at the next `update()`. */
+  remove(handle: number): void;
+  /** Whether `handle` names a live proxy. */
+  has(handle: number): boolean;
+  /** Copies a live proxy's current bounds into `out` (length 2·dimensions) and returns it. */
+  getBounds(handle: number, out: number[] | Float64Array | Float32Array): typeof out;
+
+  /** Brings the pair set up to date with every insert, move and remove since the last call. */
+  update(): void;
+
+  /** Every overlapping pair as of the last `update()`. */
+  pairs(): Int32Array;
+  /** The pairs that started overlapping at the last `update()`. */
+  began(): Int32Array;
+  /** The pairs that stopped overlapping at the last `update()` (including pairs of removed proxies). */
+  ended(): Int32Array;
+  /** Number of pairs in `pairs()`. */
+  readonly pairCount: number;
+
+  /**
+   * Every live handle whose box overlaps `bounds` (inclusive), as of the latest insert/move/remove
+   * (no `update()` needed). Handles go to the callback, or are pushed onto / written into `out`
+   * (a typed array receives at most its length). Returns how many were found. The order is unspecified.
+   */
+  queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number;
+}

@@ -1,0 +1,13 @@
+/**
+ * @sieve/core — data-oriented collision detection for JavaScript game engines.
+ *
+ * One folder per concept; each has its own barrel file:
+ * - `broadphase/` — incremental sweep and prune, octree, brute-force reference (one shared contract).
+ * - `narrowphase/` — OCSI sphere–box tests and the reference variants, OBB–OBB separating axes.
+ * - `bvh/` — packed triangle BVH, mesh–mesh, mesh–shape and ray queries.
+ * - `math/` — small vector, quaternion and OBB helpers shared by the rest.
+ */
+export * from './broadphase/index.js';
+export * from './bvh/index.js';
+export * from './math/index.js';
+export * from './narrowphase/index.js';

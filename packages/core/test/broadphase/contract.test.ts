@@ -1,0 +1,265 @@
+/**
+ * The shared broadphase contract suite: every broadphase in ./registry.ts against the BruteForce
+ * reference, on random scenes (fast-check, fixed seeds) and long seeded motion sequences, in 2-D and
+ * 3-D, with ties, touching and zero-size boxes, coordinates near ±1e9 with tiny extents, huge boxes,
+ * teleports, add/remove churn; plus bad input and determinism.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Dimensions } from '../../src/index.js';
+import { Lockstep, type Op } from './harness.js';
+import { BROADPHASES } from './registry.js';
+
+type Style = 'grid' | 'float' | 'far' | 'huge';
+
+/** A box arbitrary for a scene style: each style stresses a different way of being wrong. */
+function boxArb(d: Dimensions, style: Style): fc.Arbitrary<number[]> {
+  const axis = (() => {
+    switch (style) {
+      // Small integer grid: identical boxes, touching faces/edges/corners, zero-size boxes.
+      case 'grid':
+        return fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 4 })).map(([lo, s]) => [lo, lo + s]);
+      case 'float':
+        return fc
+          .tuple(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: 0, max: 15, noNaN: true }))
+          .map(([lo, s]) => [lo, lo + s]);
+      // Near ±1e9 with extents of a thousandth and below.
+      case 'far':
+        return fc
+          .tuple(fc.constantFrom(-1e9, 1e9), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 4 }))
+          .map(([base, lo, s]) => [base + lo * 1e-3, base + (lo + s) * 1e-3]);
+      // A few boxes bigger than the whole scene among small ones.
+      case 'huge':
+        return fc.oneof(
+          { weight: 1, arbitrary: fc.constant([-1e6, 1e6]) },
+          {
+            weight: 6,
+            arbitrary: fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 3 })).map(([lo, s]) => [lo, lo + s]),
+          },
+        );
+    }
+  })();
+  return fc.array(axis, { minLength: d, maxLength: d }).map((axes) => [...axes.map((a) => a[0]), ...axes.map((a) => a[1])]);
+}
+
+function opArb(d: Dimensions, style: Style): fc.Arbitrary<Op> {
+  const box = boxArb(d, style);
+  return fc.oneof(
+    { weight: 4, arbitrary: box.map((b) => ({ kind: 'insert' as const, box: b })) },
+    { weight: 5, arbitrary: fc.tuple(fc.nat(), box).map(([pick, b]) => ({ kind: 'move' as const, pick, box: b })) },
+    { weight: 1, arbitrary: fc.nat().map((pick) => ({ kind: 'remove' as const, pick })) },
+    { weight: 3, arbitrary: fc.constant({ kind: 'update' as const }) },
+    { weight: 1, arbitrary: box.map((b) => ({ kind: 'query' as const, box: b })) },
+  );
+}
+
+/** Seeded mulberry32, for the long motion sequences. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Mover {
+  pos: number[];
+  vel: number[];
+  half: number[];
+}
+
+function boxOf(m: Mover, d: number): number[] {
+  return [...m.pos.map((p, k) => p - m.half[k]), ...m.pos.map((p, k) => p + m.half[k])];
+}
+
+/**
+ * A seeded motion sequence: boxes bouncing in a cube, with optional teleports and churn, compared
+ * with the reference every frame.
+ */
+function motion(
+  step: Lockstep,
+  d: Dimensions,
+  seed: number,
+  o: { n: number; frames: number; speed: number; teleport: number; churn: number; quantize?: boolean },
+): void {
+  const r = rng(seed);
+  const world = 60;
+  const q = (v: number) => (o.quantize ? Math.round(v) : v);
+  const make = (): Mover => ({
+    pos: Array.from({ length: d }, () => q(r() * world)),
+    vel: Array.from({ length: d }, () => (r() - 0.5) * o.speed),
+    half: Array.from({ length: d }, () => q(r() * 3)),
+  });
+  const movers: Mover[] = [];
+  for (let i = 0; i < o.n; i++) {
+    const m = make();
+    movers.push(m);
+    step.apply({ kind: 'insert', box: boxOf(m, d) });
+  }
+  step.update();
+  for (let f = 0; f < o.frames; f++) {
+    for (let i = 0; i < movers.length; i++) {
+      const m = movers[i];
+      if (r() < o.teleport) {
+        for (let k = 0; k < d; k++) m.pos[k] = q(r() * world);
+      } else {
+        for (let k = 0; k < d; k++) {
+          m.pos[k] = q(m.pos[k] + m.vel[k]);
+          if (m.pos[k] < 0 || m.pos[k] > world) m.vel[k] = -m.vel[k];
+        }
+      }
+      step.apply({ kind: 'move', pick: i, box: boxOf(m, d) });
+    }
+    for (let c = 0; c < o.churn; c++) {
+      const i = Math.floor(r() * movers.length);
+      step.apply({ kind: 'remove', pick: i });
+      movers.splice(i, 1);
+      const m = make();
+      movers.push(m);
+      step.apply({ kind: 'insert', box: boxOf(m, d) });
+    }
+    step.update();
+  }
+}
+
+const STYLES: Style[] = ['grid', 'float', 'far', 'huge'];
+
+for (const entry of BROADPHASES) {
+  describe(`broadphase contract: ${entry.name}`, () => {
+    for (const d of [2, 3] as const) {
+      for (const style of STYLES) {
+        it(`${d}-D random operation sequences, ${style} boxes, equal BruteForce`, () => {
+          fc.assert(
+            fc.property(fc.array(opArb(d, style), { minLength: 1, maxLength: 80 }), (ops) => {
+              const step = new Lockstep(entry.create({ dimensions: d }), d);
+              for (const op of ops) step.apply(op);
+              step.update();
+            }),
+            { seed: 20261121 + d * 10 + STYLES.indexOf(style), numRuns: 60 },
+          );
+        });
+      }
+
+      it(`${d}-D coherent motion over 150 frames equals BruteForce every frame`, () => {
+        const step = new Lockstep(entry.create({ dimensions: d }), d);
+        motion(step, d, 7 + d, { n: 250, frames: 150, speed: 0.6, teleport: 0, churn: 0 });
+        expect(step.updates).toBe(151);
+      });
+
+      it(`${d}-D integer-grid motion (ties and touching every frame) equals BruteForce`, () => {
+        const step = new Lockstep(entry.create({ dimensions: d }), d);
+        motion(step, d, 11 + d, { n: 150, frames: 100, speed: 3, teleport: 0.02, churn: 0, quantize: true });
+      });
+
+      it(`${d}-D teleports and add/remove churn equal BruteForce`, () => {
+        const step = new Lockstep(entry.create({ dimensions: d }), d);
+        motion(step, d, 23 + d, { n: 200, frames: 80, speed: 2, teleport: 0.1, churn: 6 });
+      });
+
+      it(`${d}-D everything teleports every frame`, () => {
+        const step = new Lockstep(entry.create({ dimensions: d }), d);
+        motion(step, d, 31 + d, { n: 120, frames: 40, speed: 1, teleport: 1, churn: 0 });
+      });
+    }
+
+    it('reports touching boxes (face, edge, corner) and zero-size boxes as overlapping', () => {
+      const bp = entry.create({ dimensions: 3 });
+      const a = bp.insert([0, 0, 0, 1, 1, 1]);
+      const face = bp.insert([1, 0, 0, 2, 1, 1]);
+      const edge = bp.insert([1, 1, -1, 2, 2, 0.5]);
+      const corner = bp.insert([1, 1, 1, 2, 2, 2]);
+      const point = bp.insert([0.5, 0.5, 0.5, 0.5, 0.5, 0.5]);
+      const apart = bp.insert([1.0000001, 3, 3, 2, 4, 4]);
+      bp.update();
+      const pairs = Array.from(bp.pairs());
+      const has = (x: number, y: number) => {
+        for (let i = 0; i < pairs.length; i += 2) {
+          if (pairs[i] === Math.min(x, y) && pairs[i + 1] === Math.max(x, y)) return true;
+        }
+        return false;
+      };
+      expect(has(a, face)).toBe(true);
+      expect(has(a, edge)).toBe(true);
+      expect(has(a, corner)).toBe(true);
+      expect(has(a, point)).toBe(true);
+      expect(has(a, apart)).toBe(false);
+      const found: number[] = [];
+      bp.queryBounds([2, 2, 2, 2.5, 2.5, 2.5], found);
+      expect(found).toEqual([corner]);
+    });
+
+    it('rejects bad input with a clear error and stays valid afterwards', () => {
+      const bp = entry.create({ dimensions: 3 });
+      const step = new Lockstep(bp, 3);
+      step.apply({ kind: 'insert', box: [0, 0, 0, 2, 2, 2] });
+      step.apply({ kind: 'insert', box: [1, 1, 1, 3, 3, 3] });
+      step.update();
+      const [h] = step.live[0];
+      expect(() => bp.insert([0, 0, 0, 1, Number.NaN, 1])).toThrow(/bounds\[4\] \(maxY\) is NaN/);
+      expect(() => bp.insert([0, 0, Number.POSITIVE_INFINITY, 1, 1, 1])).toThrow(/minZ.*not a finite number/);
+      expect(() => bp.insert([0, 2, 0, 1, 1, 1])).toThrow(/minY 2 is greater than maxY 1/);
+      expect(() => bp.insert([0, 0, 1, 1])).toThrow(/length 4, expected 6/);
+      expect(() => bp.move(h, [0, 0, 0, 1, 1])).toThrow(/length 5, expected 6/);
+      expect(() => bp.move(h, [5, 0, 0, 1, 1, 1])).toThrow(/minX 5 is greater than maxX 1/);
+      expect(() => bp.move(123456, [0, 0, 0, 1, 1, 1])).toThrow(/handle 123456 is unknown or was removed/);
+      expect(() => bp.move(-1, [0, 0, 0, 1, 1, 1])).toThrow(/-1 is not a handle/);
+      expect(() => bp.move(1.5, [0, 0, 0, 1, 1, 1])).toThrow(/1.5 is not a handle/);
+      expect(() => bp.queryBounds([0, 0, 0, Number.NaN, 1, 1], [])).toThrow(/maxX/);
+      step.apply({ kind: 'remove', pick: 0 });
+      expect(() => bp.remove(h)).toThrow(/unknown or was removed/);
+      expect(() => bp.move(h, [0, 0, 0, 1, 1, 1])).toThrow(/unknown or was removed/);
+      step.update();
+      // The slot is reused after the update: the old handle must stay stale.
+      step.apply({ kind: 'insert', box: [0, 0, 0, 5, 5, 5] });
+      step.update();
+      expect(bp.has(h)).toBe(false);
+      expect(() => bp.move(h, [0, 0, 0, 1, 1, 1])).toThrow(/unknown or was removed/);
+      expect(() => bp.getBounds(h, [])).toThrow(/unknown or was removed/);
+      step.apply({ kind: 'move', pick: 0, box: [2, 2, 2, 4, 4, 4] });
+      step.update();
+      expect(bp.pairCount).toBe(1);
+      expect(() => entry.create({ dimensions: 4 as Dimensions })).toThrow(/dimensions must be 2 or 3/);
+    });
+
+    it('is deterministic: the same operations give the same pairs, began and ended, pinned by a hash', () => {
+      const run = () => {
+        const bp = entry.create({ dimensions: 3 });
+        const r = rng(99);
+        const handles: number[] = [];
+        let hash = 0x811c9dc5;
+        const mix = (list: Int32Array) => {
+          for (let i = 0; i < list.length; i++) hash = Math.imul(hash ^ list[i], 0x01000193) >>> 0;
+          hash = Math.imul(hash ^ 0xff, 0x01000193) >>> 0;
+        };
+        const box = () => {
+          const p = [r() * 40, r() * 40, r() * 40];
+          const s = [r() * 4, r() * 4, r() * 4];
+          return [...p, ...p.map((v, k) => v + s[k])];
+        };
+        for (let i = 0; i < 300; i++) handles.push(bp.insert(box()));
+        for (let f = 0; f < 30; f++) {
+          for (let i = 0; i < 40; i++) bp.move(handles[Math.floor(r() * handles.length)], box());
+          if (f % 5 === 4) {
+            const i = Math.floor(r() * handles.length);
+            bp.remove(handles[i]);
+            handles[i] = bp.insert(box());
+          }
+          bp.update();
+          mix(bp.pairs());
+          mix(bp.began());
+          mix(bp.ended());
+        }
+        return hash;
+      };
+      const first = run();
+      expect(run()).toBe(first);
+      expect(first).toBe(EXPECTED_DETERMINISM_HASH);
+    });
+  });
+}
+
+/** FNV-1a over every pairs/began/ended list of the determinism scenario (same for every broadphase). */
+const EXPECTED_DETERMINISM_HASH = 1836728533;

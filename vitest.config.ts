@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Tests run against the TypeScript sources, not the built packages.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@sieve/core': src('./packages/core/src/index.ts'),
+    },
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    testTimeout: 60_000,
+    pool: 'forks',
+  },
+});
