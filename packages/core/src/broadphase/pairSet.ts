@@ -171,21 +171,23 @@ export class PairSet {
     if (this.beganTotal > 1) sortPairs(this.beganPairs, this.beganTotal);
     if (this.endedTotal > 1) sortPairs(this.endedPairs, this.endedTotal);
     if (this.beganTotal > 0 || this.endedTotal > 0) this.mergeSorted();
-    this.sortedView = view(this.sortedView, this.sorted, this.sortedCount);
-    this.beganView = view(this.beganView, this.beganPairs, this.beganTotal);
-    this.endedView = view(this.endedView, this.endedPairs, this.endedTotal);
   }
 
   /** Every pair, sorted, as of the last finalize. */
   pairs(): Int32Array {
+    this.sortedView = view(this.sortedView, this.sorted, this.sortedCount);
     return this.sortedView;
   }
 
+  /** The pairs that began at the last finalize, sorted. */
   began(): Int32Array {
+    this.beganView = view(this.beganView, this.beganPairs, this.beganTotal);
     return this.beganView;
   }
 
+  /** The pairs that ended at the last finalize, sorted. */
   ended(): Int32Array {
+    this.endedView = view(this.endedView, this.endedPairs, this.endedTotal);
     return this.endedView;
   }
 

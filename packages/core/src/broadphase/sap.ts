@@ -109,6 +109,24 @@ export class SweepAndPrune implements Broadphase {
     return this.pairSet.count;
   }
 
+  /** Pairs in `began()` (read without creating a view). */
+  get beganCount(): number {
+    return this.pairSet.beganCount;
+  }
+
+  /** Pairs in `ended()` (read without creating a view). */
+  get endedCount(): number {
+    return this.pairSet.endedCount;
+  }
+
+  /**
+   * The buffers behind `pairs()`, `began()` and `ended()`: the first `2 · pairCount` (`beganCount`,
+   * `endedCount`) entries are valid. For per-frame loops that must not create a typed-array view.
+   */
+  pairBuffers(): { pairs: Int32Array; began: Int32Array; ended: Int32Array } {
+    return this.pairSet.buffers();
+  }
+
   insert(bounds: ArrayLike<number>): number {
     const slot = this.store.allocate(bounds);
     this.inserted[this.insertedCount++] = slot;

@@ -1,0 +1,64 @@
+/**
+ * Heap-growth probe, run in a child process of its own (`node --expose-gc --import tsx heapProbe.ts
+ * <Broadphase> [n] [warmup] [allocate]`) so that no test-runner traffic shares the heap. Simulates boxes bouncing in
+ * a cube, warms up, then prints the heap growth of each window of 500 frames (after a full GC) as JSON.
+ */
+import * as core from '../../src/index.js';
+
+const [name = 'SweepAndPrune', nArg = '1000', warmArg = '3000', control = ''] = process.argv.slice(2);
+// The control run allocates a small array each frame, to show the probe sees it.
+const allocateEachFrame = control === 'allocate';
+const n = Number(nArg);
+const d = 3;
+const Ctor = (core as unknown as Record<string, new (o: { dimensions: 3 }) => core.Broadphase>)[name];
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!Ctor || !gc) throw new Error(`usage: node --expose-gc --import tsx heapProbe.ts <Broadphase> [n] [warmup]`);
+
+let seed = 5;
+const r = () => {
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  return seed / 4294967296;
+};
+const pos = new Float64Array(n * d).map(() => r() * 100);
+const vel = new Float64Array(n * d).map(() => (r() - 0.5) * 0.5);
+const half = new Float64Array(n * d).map(() => 0.2 + r() * 1.5);
+const box = new Float64Array(2 * d);
+const bp = new Ctor({ dimensions: d });
+const handles = new Int32Array(n);
+const fill = (i: number) => {
+  for (let k = 0; k < d; k++) {
+    box[k] = pos[i * d + k] - half[i * d + k];
+    box[d + k] = pos[i * d + k] + half[i * d + k];
+  }
+};
+for (let i = 0; i < n; i++) {
+  fill(i);
+  handles[i] = bp.insert(box);
+}
+bp.update();
+let checksum = 0;
+// Where the control run's arrays escape to (so the JIT cannot remove them).
+export let sink: number[] = [];
+const frame = () => {
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < d; k++) {
+      const j = i * d + k;
+      pos[j] += vel[j];
+      if (pos[j] < 0 || pos[j] > 100) vel[j] = -vel[j];
+    }
+    fill(i);
+    bp.move(handles[i], box);
+  }
+  bp.update();
+  checksum = (checksum + bp.pairCount) | 0;
+  if (allocateEachFrame) sink = [checksum];
+};
+for (let f = 0; f < Number(warmArg); f++) frame();
+const growth: number[] = [];
+for (let w = 0; w < 10; w++) {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let f = 0; f < 500; f++) frame();
+  growth.push(process.memoryUsage().heapUsed - before);
+}
+console.log(JSON.stringify({ growth, checksum }));
