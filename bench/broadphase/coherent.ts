@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { median } from '../lib/stats.js';
-import { cannon, type Contestant, rapier, sieveBrute, sieveSap, sortAndSweep } from './contestants.js';
+import { type Contestant, cannon, rapier, sieveBrute, sieveSap, sortAndSweep } from './contestants.js';
 import { makeScene } from './scene.js';
 
 export interface CoherentResult {
@@ -31,10 +31,20 @@ export interface CoherentOptions {
 }
 
 export function contestants(): Contestant[] {
-  return [sieveSap(), rapier(100_000), sortAndSweep(100_000), cannon('SAP', 20_000), sieveBrute(20_000), cannon('Naive', 5_000)];
+  return [
+    sieveSap(),
+    rapier(100_000),
+    sortAndSweep(100_000),
+    cannon('SAP', 20_000),
+    sieveBrute(20_000),
+    cannon('Naive', 5_000),
+  ];
 }
 
-export async function runCoherent(o: CoherentOptions, log: (line: string) => void): Promise<CoherentResult[]> {
+export async function runCoherent(
+  o: CoherentOptions,
+  log: (line: string) => void,
+): Promise<CoherentResult[]> {
   const results: CoherentResult[] = [];
   for (const n of o.sizes) {
     let reference: Set<number> | undefined;

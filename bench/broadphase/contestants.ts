@@ -22,7 +22,11 @@ export interface Contestant {
 }
 
 /** A Sieve broadphase driven through its bulk entry point. */
-export function sieve(name: string, create: () => Broadphase & { moveMany?: SweepAndPrune['moveMany'] }, maxN: number): Contestant {
+export function sieve(
+  name: string,
+  create: () => Broadphase & { moveMany?: SweepAndPrune['moveMany'] },
+  maxN: number,
+): Contestant {
   let bp: Broadphase & { moveMany?: SweepAndPrune['moveMany'] };
   let handles: Int32Array;
   let scene: Scene;
@@ -57,7 +61,8 @@ export function sieve(name: string, create: () => Broadphase & { moveMany?: Swee
 
 export const sieveSap = (maxN = Number.POSITIVE_INFINITY) =>
   sieve('Sieve SweepAndPrune', () => new SweepAndPrune({ dimensions: 3 }), maxN);
-export const sieveBrute = (maxN: number) => sieve('Sieve BruteForce', () => new BruteForce({ dimensions: 3 }), maxN);
+export const sieveBrute = (maxN: number) =>
+  sieve('Sieve BruteForce', () => new BruteForce({ dimensions: 3 }), maxN);
 
 /** cannon-es: bodies with Box shapes, moved by position; `collisionPairs` is the timed call. */
 export function cannon(kind: 'SAP' | 'Naive', maxN: number): Contestant {
@@ -80,7 +85,10 @@ export function cannon(kind: 'SAP' | 'Naive', maxN: number): Contestant {
       bodies = [];
       for (let i = 0; i < s.n; i++) {
         const h = s.half;
-        const body = new CANNON.Body({ mass: 1, shape: new CANNON.Box(new CANNON.Vec3(h[3 * i], h[3 * i + 1], h[3 * i + 2])) });
+        const body = new CANNON.Body({
+          mass: 1,
+          shape: new CANNON.Box(new CANNON.Vec3(h[3 * i], h[3 * i + 1], h[3 * i + 2])),
+        });
         body.position.set(s.pos[3 * i], s.pos[3 * i + 1], s.pos[3 * i + 2]);
         (body as unknown as { benchIndex: number }).benchIndex = i;
         world.addBody(body);
@@ -127,7 +135,8 @@ export function sortAndSweep(maxN: number): Contestant {
     setup(s) {
       scene = s;
       bodies = [];
-      for (let i = 0; i < s.n; i++) bodies.push({ index: i, min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } });
+      for (let i = 0; i < s.n; i++)
+        bodies.push({ index: i, min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } });
     },
     frame() {
       const b = scene.bounds;
@@ -191,7 +200,11 @@ export function rapier(maxN: number): Contestant {
       colliders = [];
       for (let i = 0; i < s.n; i++) {
         const body = world.createRigidBody(
-          R.RigidBodyDesc.kinematicPositionBased().setTranslation(s.pos[3 * i], s.pos[3 * i + 1], s.pos[3 * i + 2]),
+          R.RigidBodyDesc.kinematicPositionBased().setTranslation(
+            s.pos[3 * i],
+            s.pos[3 * i + 1],
+            s.pos[3 * i + 2],
+          ),
         );
         const collider = world.createCollider(
           R.ColliderDesc.cuboid(s.half[3 * i], s.half[3 * i + 1], s.half[3 * i + 2])
@@ -219,10 +232,8 @@ export function rapier(maxN: number): Contestant {
     pairKeys() {
       const out = new Set<number>();
       for (let i = 0; i < colliders.length; i++) {
-        // biome-ignore lint/suspicious/noExplicitAny: as above.
-        world.narrowPhase.intersectionPairsWith(colliders[i], (other: any) => {
-          const j = index.get(other.handle)!;
-          out.add(pairKey(i, j));
+        world.narrowPhase.intersectionPairsWith(colliders[i].handle, (other: number) => {
+          out.add(pairKey(i, index.get(other)!));
         });
       }
       return out;

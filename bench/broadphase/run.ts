@@ -28,7 +28,11 @@ for (const n of [...new Set(coherent.map((r) => r.n))]) {
   for (const r of coherent.filter((x) => x.n === n && x.contestant !== sap)) {
     summary[n][r.contestant] = ratio(r.msPerFrame, ours.msPerFrame);
   }
-  console.log(`  N=${n}: ${Object.entries(summary[n]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `  N=${n}: ${Object.entries(summary[n])
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
 }
 
 const chart = lineChart(

@@ -22,7 +22,18 @@ export interface LineChartOptions {
   guides?: Array<{ y: number; label: string }>;
 }
 
-const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+const PALETTE = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+  '#7f7f7f',
+  '#bcbd22',
+];
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -79,12 +90,14 @@ export function lineChart(series: Series[], o: LineChartOptions): string {
   if (y0 === y1) [y0, y1] = logY ? [y0 / 2, y1 * 2] : [y0 - 1, y1 + 1];
   if (!logY) y0 = Math.min(0, y0);
   const tx = (x: number) =>
-    m.l + ((logX ? Math.log(x / x0) / Math.log(x1 / x0) : (x - x0) / (x1 - x0)) * (W - m.l - m.r));
+    m.l + (logX ? Math.log(x / x0) / Math.log(x1 / x0) : (x - x0) / (x1 - x0)) * (W - m.l - m.r);
   const ty = (y: number) =>
     H - m.b - (logY ? Math.log(y / y0) / Math.log(y1 / y0) : (y - y0) / (y1 - y0)) * (H - m.t - m.b);
   const parts: string[] = [];
   parts.push(`<rect width="${W}" height="${H}" fill="white"/>`);
-  parts.push(`<text x="${W / 2 - m.r / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${esc(o.title)}</text>`);
+  parts.push(
+    `<text x="${W / 2 - m.r / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${esc(o.title)}</text>`,
+  );
   for (const v of ticks(x0, x1, logX)) {
     const x = tx(v).toFixed(1);
     parts.push(`<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#eee"/>`);
@@ -93,15 +106,27 @@ export function lineChart(series: Series[], o: LineChartOptions): string {
   for (const v of ticks(y0, y1, logY)) {
     const y = ty(v).toFixed(1);
     parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#eee"/>`);
-    parts.push(`<text x="${m.l - 6}" y="${y}" text-anchor="end" dominant-baseline="middle" font-size="11">${fmt(v)}</text>`);
+    parts.push(
+      `<text x="${m.l - 6}" y="${y}" text-anchor="end" dominant-baseline="middle" font-size="11">${fmt(v)}</text>`,
+    );
   }
-  parts.push(`<rect x="${m.l}" y="${m.t}" width="${W - m.l - m.r}" height="${H - m.t - m.b}" fill="none" stroke="#333"/>`);
-  parts.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 10}" text-anchor="middle" font-size="12">${esc(o.xLabel)}</text>`);
-  parts.push(`<text transform="translate(16 ${(m.t + H - m.b) / 2}) rotate(-90)" text-anchor="middle" font-size="12">${esc(o.yLabel)}</text>`);
+  parts.push(
+    `<rect x="${m.l}" y="${m.t}" width="${W - m.l - m.r}" height="${H - m.t - m.b}" fill="none" stroke="#333"/>`,
+  );
+  parts.push(
+    `<text x="${(m.l + W - m.r) / 2}" y="${H - 10}" text-anchor="middle" font-size="12">${esc(o.xLabel)}</text>`,
+  );
+  parts.push(
+    `<text transform="translate(16 ${(m.t + H - m.b) / 2}) rotate(-90)" text-anchor="middle" font-size="12">${esc(o.yLabel)}</text>`,
+  );
   for (const g of o.guides ?? []) {
     const y = ty(g.y).toFixed(1);
-    parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#999" stroke-dasharray="6 4"/>`);
-    parts.push(`<text x="${W - m.r - 4}" y="${Number(y) - 4}" text-anchor="end" font-size="10" fill="#666">${esc(g.label)}</text>`);
+    parts.push(
+      `<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#999" stroke-dasharray="6 4"/>`,
+    );
+    parts.push(
+      `<text x="${W - m.r - 4}" y="${Number(y) - 4}" text-anchor="end" font-size="10" fill="#666">${esc(g.label)}</text>`,
+    );
   }
   series.forEach((s, i) => {
     const c = PALETTE[i % PALETTE.length];
@@ -110,10 +135,15 @@ export function lineChart(series: Series[], o: LineChartOptions): string {
       const d = pts.map(([x, y], k) => `${k ? 'L' : 'M'}${tx(x).toFixed(1)},${ty(y).toFixed(1)}`).join('');
       parts.push(`<path d="${d}" fill="none" stroke="${c}" stroke-width="2"/>`);
     }
-    for (const [x, y] of pts) parts.push(`<circle cx="${tx(x).toFixed(1)}" cy="${ty(y).toFixed(1)}" r="3" fill="${c}"/>`);
+    for (const [x, y] of pts)
+      parts.push(`<circle cx="${tx(x).toFixed(1)}" cy="${ty(y).toFixed(1)}" r="3" fill="${c}"/>`);
     const ly = m.t + 8 + i * 18;
-    parts.push(`<line x1="${W - m.r + 10}" x2="${W - m.r + 30}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="3"/>`);
-    parts.push(`<text x="${W - m.r + 36}" y="${ly}" dominant-baseline="middle" font-size="11">${esc(s.name)}</text>`);
+    parts.push(
+      `<line x1="${W - m.r + 10}" x2="${W - m.r + 30}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="3"/>`,
+    );
+    parts.push(
+      `<text x="${W - m.r + 36}" y="${ly}" dominant-baseline="middle" font-size="11">${esc(s.name)}</text>`,
+    );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">${parts.join('')}</svg>`;
 }
@@ -159,27 +189,43 @@ export function heatMap(values: number[][], o: HeatMapOptions): string {
   const cw = (W - m.l - m.r) / o.xs.length;
   const ch = (H - m.t - m.b) / o.ys.length;
   const parts: string[] = [`<rect width="${W}" height="${H}" fill="white"/>`];
-  parts.push(`<text x="${(W - m.r + m.l) / 2}" y="20" text-anchor="middle" font-size="13" font-weight="bold">${esc(o.title)}</text>`);
-  values.forEach((row, iy) =>
+  parts.push(
+    `<text x="${(W - m.r + m.l) / 2}" y="20" text-anchor="middle" font-size="13" font-weight="bold">${esc(o.title)}</text>`,
+  );
+  values.forEach((row, iy) => {
     row.forEach((v, ix) => {
       const x = m.l + ix * cw;
       const y = H - m.b - (iy + 1) * ch;
-      parts.push(`<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(cw + 0.5).toFixed(1)}" height="${(ch + 0.5).toFixed(1)}" fill="${viridis((v - lo) / (hi - lo || 1))}"><title>${fmt(v)}</title></rect>`);
-    }),
-  );
+      parts.push(
+        `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(cw + 0.5).toFixed(1)}" height="${(ch + 0.5).toFixed(1)}" fill="${viridis((v - lo) / (hi - lo || 1))}"><title>${fmt(v)}</title></rect>`,
+      );
+    });
+  });
   const every = Math.max(1, Math.ceil(o.xs.length / 6));
   o.xs.forEach((v, i) => {
-    if (i % every === 0) parts.push(`<text x="${(m.l + (i + 0.5) * cw).toFixed(1)}" y="${H - m.b + 14}" text-anchor="middle" font-size="10">${fmt(v)}</text>`);
+    if (i % every === 0)
+      parts.push(
+        `<text x="${(m.l + (i + 0.5) * cw).toFixed(1)}" y="${H - m.b + 14}" text-anchor="middle" font-size="10">${fmt(v)}</text>`,
+      );
   });
   o.ys.forEach((v, i) => {
-    if (i % every === 0) parts.push(`<text x="${m.l - 4}" y="${(H - m.b - (i + 0.5) * ch).toFixed(1)}" text-anchor="end" dominant-baseline="middle" font-size="10">${fmt(v)}</text>`);
+    if (i % every === 0)
+      parts.push(
+        `<text x="${m.l - 4}" y="${(H - m.b - (i + 0.5) * ch).toFixed(1)}" text-anchor="end" dominant-baseline="middle" font-size="10">${fmt(v)}</text>`,
+      );
   });
-  parts.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 8}" text-anchor="middle" font-size="11">${esc(o.xLabel)}</text>`);
-  parts.push(`<text transform="translate(12 ${(m.t + H - m.b) / 2}) rotate(-90)" text-anchor="middle" font-size="11">${esc(o.yLabel)}</text>`);
+  parts.push(
+    `<text x="${(m.l + W - m.r) / 2}" y="${H - 8}" text-anchor="middle" font-size="11">${esc(o.xLabel)}</text>`,
+  );
+  parts.push(
+    `<text transform="translate(12 ${(m.t + H - m.b) / 2}) rotate(-90)" text-anchor="middle" font-size="11">${esc(o.yLabel)}</text>`,
+  );
   const bx = W - m.r + 14;
   for (let i = 0; i < 20; i++) {
     const y = H - m.b - ((i + 1) * (H - m.t - m.b)) / 20;
-    parts.push(`<rect x="${bx}" y="${y.toFixed(1)}" width="14" height="${((H - m.t - m.b) / 20 + 0.5).toFixed(1)}" fill="${viridis((i + 0.5) / 20)}"/>`);
+    parts.push(
+      `<rect x="${bx}" y="${y.toFixed(1)}" width="14" height="${((H - m.t - m.b) / 20 + 0.5).toFixed(1)}" fill="${viridis((i + 0.5) / 20)}"/>`,
+    );
   }
   parts.push(`<text x="${bx + 18}" y="${m.t + 8}" font-size="10">${fmt(hi)}</text>`);
   parts.push(`<text x="${bx + 18}" y="${H - m.b}" font-size="10">${fmt(lo)}</text>`);
@@ -205,13 +251,18 @@ export function svgPage(charts: string[], columns: number, title?: string): stri
   const W = colW.reduce((a, b) => a + b, 0);
   const H = head + rowH.reduce((a, b) => a + b, 0);
   const parts = [`<rect width="${W}" height="${H}" fill="white"/>`];
-  if (title) parts.push(`<text x="${W / 2}" y="24" text-anchor="middle" font-size="18" font-weight="bold">${esc(title)}</text>`);
+  if (title)
+    parts.push(
+      `<text x="${W / 2}" y="24" text-anchor="middle" font-size="18" font-weight="bold">${esc(title)}</text>`,
+    );
   charts.forEach((c, i) => {
     const col = i % columns;
     const row = Math.floor(i / columns);
     const x = colW.slice(0, col).reduce((a, b) => a + b, 0);
     const y = head + rowH.slice(0, row).reduce((a, b) => a + b, 0);
-    parts.push(`<g transform="translate(${x} ${y})">${c.replace(/^<svg[^>]*>/, '').replace(/<\/svg>$/, '')}</g>`);
+    parts.push(
+      `<g transform="translate(${x} ${y})">${c.replace(/^<svg[^>]*>/, '').replace(/<\/svg>$/, '')}</g>`,
+    );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">${parts.join('')}</svg>`;
 }

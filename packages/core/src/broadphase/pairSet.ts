@@ -3,9 +3,11 @@
  * (btHashedOverlappingPairCache: open addressing on integer pair keys, dense entries with swap-remove),
  * without string keys or an object per pair.
  *
- * Pairs are keyed by proxy slots `(lo, hi)` with `lo < hi`. During an update the broadphase calls
- * {@link PairSet.ensurePresent} / {@link PairSet.ensureAbsent} as overlaps start and stop; nothing is
- * deleted then — a pair only changes state:
+ * Pairs are keyed by proxy slots `(lo, hi)` with `lo < hi`, and carry a reference count: the number of
+ * reasons the broadphase has to report them (for the region-partitioned sweep and prune, the number of
+ * regions in which the two boxes meet; for a broadphase that needs no counting, 0 or 1 through
+ * {@link PairSet.ensurePresent} / {@link PairSet.ensureAbsent}). A pair is present while its count is
+ * above zero. During an update nothing is deleted — a pair only changes state:
  *
  * - `STABLE`: present before this update and still present;
  * - `NEW`: absent before, present now;
@@ -39,6 +41,7 @@ export class PairSet {
   private lo = new Int32Array(64);
   private hi = new Int32Array(64);
   private state = new Uint8Array(64);
+  private counts = new Int32Array(64);
   /** Entries in use. */
   size = 0;
   /** Open-addressing table of entry index + 1 (0 = empty), linear probing, load ≤ 1/2. */
@@ -72,14 +75,29 @@ export class PairSet {
     }
   }
 
-  /** Whether `(a, b)` is in the set (in any state but the absent ones). */
+  /** Whether `(a, b)` is present (its count is above zero). */
   has(a: number, b: number): boolean {
     const e = a < b ? this.find(a, b) : this.find(b, a);
-    return e >= 0 && (this.state[e] === STABLE || this.state[e] === NEW);
+    return e >= 0 && this.counts[e] > 0;
   }
 
-  /** Records that slots a and b overlap now. */
+  /** Records that slots a and b overlap now (count 0 → 1; a present pair is left as it is). */
   ensurePresent(a: number, b: number): void {
+    const e = a < b ? this.find(a, b) : this.find(b, a);
+    if (e < 0 || this.counts[e] === 0) this.increment(a, b);
+  }
+
+  /** Records that slots a and b do not overlap now (count → 0). */
+  ensureAbsent(a: number, b: number): void {
+    const e = a < b ? this.find(a, b) : this.find(b, a);
+    if (e >= 0 && this.counts[e] > 0) {
+      this.counts[e] = 1;
+      this.release(e);
+    }
+  }
+
+  /** One more reason to report `(a, b)`; the pair begins when its count leaves zero. */
+  increment(a: number, b: number): void {
     let lo = a;
     let hi = b;
     if (a > b) {
@@ -90,30 +108,43 @@ export class PairSet {
     if (e < 0) {
       this.add(lo, hi);
       this.pushChange(lo, hi);
-    } else {
+    } else if (++this.counts[e] === 1) {
       const s = this.state[e];
       if (s === DEAD) this.state[e] = STABLE;
       else if (s === NEW_DEAD) this.state[e] = NEW;
     }
   }
 
-  /** Records that slots a and b do not overlap now. */
-  ensureAbsent(a: number, b: number): void {
+  /** One reason fewer to report `(a, b)`; the pair ends when its count reaches zero. */
+  decrement(a: number, b: number): void {
     const e = a < b ? this.find(a, b) : this.find(b, a);
-    if (e < 0) return;
-    const s = this.state[e];
-    if (s === STABLE) {
-      this.state[e] = DEAD;
-      this.pushChange(this.lo[e], this.hi[e]);
-    } else if (s === NEW) {
-      this.state[e] = NEW_DEAD;
+    if (e < 0 || this.counts[e] === 0) throw new Error(`PairSet: decrement of absent pair (${a}, ${b})`);
+    this.release(e);
+  }
+
+  /** The count of `(a, b)` (0 when absent). */
+  countOf(a: number, b: number): number {
+    const e = a < b ? this.find(a, b) : this.find(b, a);
+    return e < 0 ? 0 : this.counts[e];
+  }
+
+  private release(e: number): void {
+    if (--this.counts[e] === 0) {
+      const s = this.state[e];
+      if (s === STABLE) {
+        this.state[e] = DEAD;
+        this.pushChange(this.lo[e], this.hi[e]);
+      } else if (s === NEW) {
+        this.state[e] = NEW_DEAD;
+      }
     }
   }
 
   /** Ends every pair that has a slot flagged in `removed` (for proxies removed this update). */
   removeAllWith(removed: Uint8Array): void {
     for (let e = 0; e < this.size; e++) {
-      if (removed[this.lo[e]] === 1 || removed[this.hi[e]] === 1) {
+      if ((removed[this.lo[e]] === 1 || removed[this.hi[e]] === 1) && this.counts[e] > 0) {
+        this.counts[e] = 0;
         const s = this.state[e];
         if (s === STABLE) {
           this.state[e] = DEAD;
@@ -131,6 +162,7 @@ export class PairSet {
    */
   markAllAbsent(): void {
     for (let e = 0; e < this.size; e++) {
+      this.counts[e] = 0;
       const s = this.state[e];
       if (s === STABLE) {
         this.state[e] = DEAD;
@@ -226,6 +258,7 @@ export class PairSet {
       if (this.lo[e] >= this.hi[e]) throw new Error(`PairSet: entry ${e} is not ordered`);
       if (this.find(this.lo[e], this.hi[e]) !== e) throw new Error(`PairSet: entry ${e} is not reachable`);
       if (this.state[e] !== STABLE) throw new Error(`PairSet: entry ${e} left in state ${this.state[e]}`);
+      if (this.counts[e] <= 0) throw new Error(`PairSet: entry ${e} is present with count ${this.counts[e]}`);
     }
     if (this.size !== this.sortedCount) {
       throw new Error(`PairSet: ${this.size} entries but ${this.sortedCount} sorted pairs`);
@@ -256,11 +289,13 @@ export class PairSet {
       this.lo = growArray(this.lo, this.size + 1);
       this.hi = growArray(this.hi, this.size + 1);
       this.state = growArray(this.state, this.size + 1);
+      this.counts = growArray(this.counts, this.size + 1);
     }
     const e = this.size++;
     this.lo[e] = lo;
     this.hi[e] = hi;
     this.state[e] = NEW;
+    this.counts[e] = 1;
     const mask = this.mask;
     let i = hash(lo, hi) & mask;
     while (this.table[i] !== 0) i = (i + 1) & mask;
@@ -300,6 +335,7 @@ export class PairSet {
       this.lo[e] = this.lo[last];
       this.hi[e] = this.hi[last];
       this.state[e] = this.state[last];
+      this.counts[e] = this.counts[last];
     }
   }
 

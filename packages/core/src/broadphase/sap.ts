@@ -1,70 +1,89 @@
 /**
- * Incremental sweep and prune (SAP) in 2-D and 3-D.
+ * Incremental sweep and prune (SAP) in 2-D and 3-D, partitioned into regions.
  *
- * Follows `shared/seeds/004_7b04ec2be2c8edf3.txt` §1 (per-axis MIN/MAX token lists kept sorted by
- * insertion sort to exploit temporal coherence; the pair map changes only on swaps; §1.3: a pair
- * overlaps iff it overlaps on every axis) and Bullet's btAxisSweep3 (endpoints with the min/max flag
- * in the value, each proxy knows where its endpoints are, a swap adds a pair only if the boxes also
- * overlap on the other axes, a hashed pair cache).
+ * Each region follows `shared/seeds/004_7b04ec2be2c8edf3.txt` §1 and Bullet's btAxisSweep3: per-axis
+ * lists of MIN/MAX endpoints kept sorted by insertion sort to exploit temporal coherence; the pair
+ * set changes only on swaps — a min passing a max adds the pair if the boxes overlap on every axis
+ * (§1.3), a max passing a min removes it if they overlapped on the other axes; each entry knows where
+ * its endpoints are, so a moved box slides its own endpoints (Bullet's sortMinDown/sortMaxUp...).
  *
- * Layout (structure of arrays, per axis k):
- * - `values[k]` (Float64Array) and `tokens[k]` (Int32Array, `slot << 1 | isMax`) — the endpoint list,
- *   sorted by (value, isMax): at equal values a min sorts before a max, so touching boxes overlap.
- * - `where` (Int32Array) — position of every endpoint, `where[(slot·D + k)·2 + isMax]`.
- * - `listed` (Float64Array) — each proxy's bounds as the lists hold them now. During an update, axes
- *   are brought up to date one after the other, so the overlap tests on a swap read this, never the
- *   latest bounds: the pair set then always equals "overlaps on every axis, as the lists stand".
+ * The regions are §2's answer to a single list's weakness: in 3-D, at a fixed volume fraction, the
+ * number of endpoints per unit of length on one axis grows as N^(2/3), and so do the swaps per box per
+ * frame. Space is cut into the cells of a sparse uniform grid (as PhysX's multi-box pruning and Bullet's
+ * btMultiSapBroadphase do); each cell that holds boxes is a region with its own endpoint lists, and a
+ * box is an entry in every cell its box overlaps (usually one). A pair is counted once per region
+ * where the two boxes meet, and reported while its count is above zero (see pairSet.ts). Two
+ * overlapping boxes always share the cell that holds a point of their intersection, so no pair is lost.
+ * Boxes spanning more than `maxCellsPerObject` cells are "big": they live in one global region (where
+ * big boxes meet each other) and in every existing cell they overlap (where they meet small boxes).
  *
- * The swap rule (for the endpoint X that ends up left of Y after a swap, X and Y of different boxes):
- * - X a min, Y a max: the boxes may have started to overlap on this axis — add the pair if they
- *   overlap on every axis;
- * - X a max, Y a min: they stopped overlapping on this axis — remove the pair if they overlapped on
- *   the other axes (otherwise it was not there).
- * This holds both when one endpoint at a time moves through a sorted list (Bullet's local sort) and in
- * a full insertion-sort pass after many values changed at once: each pair of endpoints swaps at most
- * once, and the overlap test uses this axis's new values, so the last swap of a pair decides it.
+ * The grid's cell size is chosen from the boxes themselves the first time the broadphase holds
+ * `autoGridThreshold` boxes (until then there is one region: classic SAP), or given as an option.
  *
- * An update costs O(moved + swaps) when few proxies moved (local sorts), O(n + swaps) per axis when
- * many did (one insertion-sort pass), and O(n log n) for a first fill or a large batch of inserts
- * (one sort, then one sweep for the pairs along the axis with the largest spread).
+ * Why local sorts only: with counted pairs every swap must be an exact overlap toggle. That holds when
+ * one endpoint at a time slides through an otherwise sorted list (the lists then always describe a
+ * real set of boxes); a whole-list insertion pass after many values changed at once can swap a pair
+ * that was not overlapping into "stopped overlapping". A region filled from empty is sorted once
+ * (O(n log n)) and its pairs found by one sweep along its widest axis.
+ *
+ * Data layout (structure of arrays, no object per region or entry): `listed` holds each box's bounds as
+ * the lists hold them; entries (one per box per region) have `entryObject`, `entryRegion`, `entryNext`
+ * (the box's list of entries) and `where` (`where[entry·2D + 2k + isMax]`, the arena index of each
+ * endpoint); a region is a block `[regionStart, regionStart + regionLength)` of the endpoint arena
+ * (endpointArena.ts), whose per-axis `values[k]` (Float64Array) and `tokens[k]` (Int32Array,
+ * `entry << 1 | isMax`) are sorted by (value, isMax), so that at equal values a min comes first and
+ * touching boxes overlap.
  */
+import { CellGrid } from './cellGrid.js';
+import { EndpointArena } from './endpointArena.js';
 import { PairSet } from './pairSet.js';
-import { checkBounds, growArray, ProxyStore } from './proxies.js';
+import { checkBounds, emitQueryResult, growArray, ProxyStore } from './proxies.js';
 import type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';
 
 /** Options of {@link SweepAndPrune}. */
 export interface SweepAndPruneOptions extends BroadphaseOptions {
   /**
-   * When more than this share of the listed proxies moved since the last update, sort each axis with
-   * one insertion-sort pass instead of moving each endpoint on its own. Default 1/16.
+   * Edge of the grid cells that partition space into regions, or `'auto'` (default) to choose it from
+   * the boxes once there are `autoGridThreshold` of them. `Infinity` gives one region: classic SAP.
    */
-  fullPassShare?: number;
+  cellSize?: number | 'auto';
+  /** With `cellSize: 'auto'`, how many boxes make the broadphase choose a grid. Default 256. */
+  autoGridThreshold?: number;
+  /** With `cellSize: 'auto'`, about how many boxes a cell should hold. Default 48. */
+  objectsPerCell?: number;
+  /** A box overlapping more cells than this is kept in the global region of big boxes. Default 64 (16 in 2-D). */
+  maxCellsPerObject?: number;
   /**
-   * When a batch of inserts is larger than this share of the listed proxies (or the lists are empty),
-   * rebuild the lists with one O(n log n) sort instead of inserting one box at a time. Default 1/8.
+   * When more than this share of the boxes moved since the last update, each touched region is
+   * re-sorted by one insertion-sort pass per axis instead of sliding each endpoint on its own.
+   * Default 1/16.
    */
-  rebuildShare?: number;
+  passShare?: number;
 }
 
-/** Incremental sweep and prune. Implements the {@link Broadphase} contract. */
+const GLOBAL = 0;
+
+/** Incremental, region-partitioned sweep and prune. Implements the {@link Broadphase} contract. */
 export class SweepAndPrune implements Broadphase {
   readonly dimensions: Dimensions;
   private readonly store: ProxyStore;
   private readonly pairSet = new PairSet();
   private readonly validateEachUpdate: boolean;
-  private readonly fullPassShare: number;
-  private readonly rebuildShare: number;
+  private readonly autoGrid: boolean;
+  private readonly autoGridThreshold: number;
+  private readonly objectsPerCell: number;
+  private readonly maxCellsPerObject: number;
+  private readonly passShare: number;
+  /** Current cell edge (Infinity: one cell). */
+  private cellSize: number;
 
-  /** Endpoint lists, one per axis. */
-  private values: Float64Array[] = [];
-  private tokens: Int32Array[] = [];
-  /** Endpoints per list (2 × listed proxies). */
-  private length = 0;
-  private where: Int32Array;
+  // Per box (slot).
   private listed: Float64Array;
-  /** 1 when a slot's endpoints are in the lists. */
+  /** Cell range per box: lowest cell index per axis, then highest. */
+  private cells: Float64Array;
   private inLists: Uint8Array;
-  /** Slots moved since the last update (each once, flagged in `dirtyFlag`). */
+  private big: Uint8Array;
+  private firstEntry: Int32Array;
   private dirty: Int32Array;
   private dirtyFlag: Uint8Array;
   private dirtyCount = 0;
@@ -72,33 +91,82 @@ export class SweepAndPrune implements Broadphase {
   private insertedCount = 0;
   private removed: Int32Array;
   private removedCount = 0;
-  private removedFlag: Uint8Array;
-  /** Scratch for the rebuild sweep: the open boxes and each slot's index among them. */
+  private bigSlots = new Int32Array(16);
+  private bigCount = 0;
+  private queryStamp: Int32Array;
+  private queryCounter = 0;
+
+  // Per entry (a box in a region).
+  private entryObject = new Int32Array(64);
+  private entryRegion = new Int32Array(64);
+  private entryNext = new Int32Array(64);
+  private entryStamp = new Int32Array(64);
+  private where: Int32Array;
+  private freeEntries = new Int32Array(64);
+  private freeEntryCount = 0;
+  private entriesUsed = 0;
+  private stamp = 0;
+
+  // Regions: blocks of the endpoint arena, described by typed arrays.
+  private readonly arena: EndpointArena;
+  private regionStart = new Int32Array(16);
+  private regionClass = new Uint8Array(16);
+  /** Endpoints in each of the region's lists (2 × entries). */
+  private regionLength = new Int32Array(16);
+  /** Cell coordinates (unused for the global region). */
+  private regionCell = new Float64Array(48);
+  /** 1 while a region filled from empty during this update waits, unsorted, for its sort-and-sweep. */
+  private regionBulk = new Uint8Array(16);
+  /** Entries of small boxes; a cell region with none left is released (big boxes need no cell alone). */
+  private regionSmall = new Int32Array(16);
+  /** Marks a region as touched by the current batch of moves. */
+  private regionStamp = new Int32Array(16);
+  private regionsUsed = 0;
+  private freeRegions = new Int32Array(16);
+  private freeRegionCount = 0;
+  private readonly grid: CellGrid;
+  private touched = new Int32Array(16);
+  private bulkRegions = new Int32Array(16);
+  private bulkCount = 0;
+  private emptied = new Int32Array(16);
+  private emptiedCount = 0;
+  /** Scratch for sweeps: open entries and each entry's index among them. */
   private active = new Int32Array(16);
-  private activeIndex: Int32Array;
+  private activeIndex = new Int32Array(64);
 
   constructor(options: SweepAndPruneOptions) {
     const capacity = options.initialCapacity ?? 64;
     this.store = new ProxyStore(options?.dimensions, capacity, 'SweepAndPrune', (c) => this.grow(c));
-    this.dimensions = options.dimensions;
+    const d = options.dimensions;
+    this.dimensions = d;
     this.validateEachUpdate = options.validate ?? false;
-    this.fullPassShare = options.fullPassShare ?? 1 / 16;
-    this.rebuildShare = options.rebuildShare ?? 1 / 8;
-    const c = this.store.capacity;
-    const d = this.dimensions;
-    for (let k = 0; k < d; k++) {
-      this.values.push(new Float64Array(2 * c));
-      this.tokens.push(new Int32Array(2 * c));
+    const cellSize = options.cellSize ?? 'auto';
+    if (cellSize !== 'auto' && !(typeof cellSize === 'number' && cellSize > 0)) {
+      throw new RangeError(
+        `SweepAndPrune: cellSize must be 'auto', a positive number or Infinity, got ${String(cellSize)}`,
+      );
     }
-    this.where = new Int32Array(2 * d * c);
+    this.autoGrid = cellSize === 'auto';
+    this.cellSize = cellSize === 'auto' ? Number.POSITIVE_INFINITY : cellSize;
+    this.autoGridThreshold = options.autoGridThreshold ?? 256;
+    this.objectsPerCell = options.objectsPerCell ?? 48;
+    this.maxCellsPerObject = options.maxCellsPerObject ?? (d === 3 ? 64 : 16);
+    this.passShare = options.passShare ?? 1 / 16;
+    const c = this.store.capacity;
     this.listed = new Float64Array(2 * d * c);
+    this.cells = new Float64Array(2 * d * c);
     this.inLists = new Uint8Array(c);
+    this.big = new Uint8Array(c);
+    this.firstEntry = new Int32Array(c).fill(-1);
     this.dirty = new Int32Array(c);
     this.dirtyFlag = new Uint8Array(c);
     this.inserted = new Int32Array(c);
     this.removed = new Int32Array(c);
-    this.removedFlag = new Uint8Array(c);
-    this.activeIndex = new Int32Array(c);
+    this.queryStamp = new Int32Array(c);
+    this.grid = new CellGrid(d);
+    this.where = new Int32Array(this.entryObject.length * 2 * d);
+    this.arena = new EndpointArena(d);
+    this.newRegion(); // the global region of big boxes: index 0
   }
 
   get count(): number {
@@ -117,6 +185,16 @@ export class SweepAndPrune implements Broadphase {
   /** Pairs in `ended()` (read without creating a view). */
   get endedCount(): number {
     return this.pairSet.endedCount;
+  }
+
+  /** The grid's cell edge in use (Infinity while there is a single region). */
+  get currentCellSize(): number {
+    return this.cellSize;
+  }
+
+  /** Regions in use, the global region of big boxes included. */
+  get regionCount(): number {
+    return this.regionsUsed - this.freeRegionCount;
   }
 
   /**
@@ -141,8 +219,8 @@ export class SweepAndPrune implements Broadphase {
   }
 
   /**
-   * Moves many proxies at once from a flat array: `handles[i]` gets the bounds at
-   * `bounds[(offset + i) · 2D ...]`. Validates everything before changing anything.
+   * Moves many proxies at once: `handles[i]` gets the bounds at `bounds[i · 2D ... i · 2D + 2D)`.
+   * Validates everything before changing anything.
    */
   moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count = handles.length): void {
     const s = this.store.stride;
@@ -164,10 +242,7 @@ export class SweepAndPrune implements Broadphase {
   remove(handle: number): void {
     const slot = this.store.slotOf(handle, 'remove');
     this.store.release(slot);
-    if (this.inLists[slot] === 1) {
-      this.removed[this.removedCount++] = slot;
-      this.removedFlag[slot] = 1;
-    }
+    if (this.inLists[slot] === 1) this.removed[this.removedCount++] = slot;
   }
 
   has(handle: number): boolean {
@@ -179,9 +254,28 @@ export class SweepAndPrune implements Broadphase {
   }
 
   update(): void {
-    if (this.removedCount > 0) this.applyRemovals();
+    if (
+      this.autoGrid &&
+      this.cellSize === Number.POSITIVE_INFINITY &&
+      this.store.count >= this.autoGridThreshold
+    ) {
+      this.cellSize = this.chooseCellSize();
+      if (this.cellSize !== Number.POSITIVE_INFINITY) this.regrid();
+    }
+    for (let i = 0; i < this.removedCount; i++) this.unlist(this.removed[i]);
+    this.removedCount = 0;
     if (this.dirtyCount > 0) this.applyMoves();
-    if (this.insertedCount > 0) this.applyInserts();
+    for (let i = 0; i < this.insertedCount; i++) {
+      const slot = this.inserted[i];
+      if (this.store.alive[slot] === 0) continue;
+      this.copyListed(slot);
+      this.inLists[slot] = 1;
+      this.updateMemberships(slot);
+    }
+    this.insertedCount = 0;
+    for (let i = 0; i < this.bulkCount; i++) this.sortAndSweep(this.bulkRegions[i]);
+    this.bulkCount = 0;
+    this.releaseEmptiedRegions();
     this.pairSet.finalize(this.store.handles);
     this.store.recycle();
     if (this.validateEachUpdate) this.validate();
@@ -199,53 +293,78 @@ export class SweepAndPrune implements Broadphase {
     return this.pairSet.ended();
   }
 
-  queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number {
-    return this.store.scanQuery(bounds, out);
-  }
-
   /**
-   * Checks every invariant and throws on the first broken one: lists sorted by (value, isMax),
-   * endpoint positions, listed bounds, and the pair set equal to an all-pairs test of the listed
-   * bounds. O(n²); for tests and debugging (or pass `validate: true` to the constructor).
+   * Every box overlapping `bounds`, with the latest bounds. Looks only at the regions of the cells the
+   * query covers (plus boxes changed since the last update) unless the query spans many cells or most
+   * boxes changed, where one linear scan is cheaper.
    */
-  validate(): void {
+  queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number {
+    checkBounds(bounds, this.dimensions, 'SweepAndPrune.queryBounds');
     const d = this.dimensions;
-    const s = 2 * d;
-    let listedCount = 0;
-    for (let slot = 0; slot < this.store.used; slot++) listedCount += this.inLists[slot];
-    if (2 * listedCount !== this.length)
-      throw new Error(`SAP: ${this.length} endpoints for ${listedCount} proxies`);
-    for (let k = 0; k < d; k++) {
-      const v = this.values[k];
-      const t = this.tokens[k];
-      for (let i = 0; i < this.length; i++) {
-        const slot = t[i] >> 1;
-        const isMax = t[i] & 1;
-        if (this.inLists[slot] !== 1)
-          throw new Error(`SAP: axis ${k} holds slot ${slot}, which is not listed`);
-        if (this.where[(slot * d + k) * 2 + isMax] !== i)
-          throw new Error(`SAP: axis ${k} position ${i} is stale`);
-        if (v[i] !== this.listed[slot * s + isMax * d + k])
-          throw new Error(`SAP: axis ${k} value ${i} is stale`);
-        if (i > 0 && (v[i - 1] > v[i] || (v[i - 1] === v[i] && (t[i - 1] & 1) > isMax))) {
-          throw new Error(`SAP: axis ${k} is not sorted at ${i}`);
+    const store = this.store;
+    let span = 1;
+    for (let k = 0; k < d; k++) span *= this.cellOf(bounds[d + k]) - this.cellOf(bounds[k]) + 1;
+    const pending = this.dirtyCount + this.insertedCount;
+    if (
+      this.cellSize === Number.POSITIVE_INFINITY ||
+      span > this.maxCellsPerObject ||
+      pending * 8 > store.count
+    ) {
+      return store.scanQuery(bounds, out);
+    }
+    const stamp = ++this.queryCounter;
+    let found = 0;
+    const lo0 = this.cellOf(bounds[0]);
+    const hi0 = this.cellOf(bounds[d]);
+    const lo1 = this.cellOf(bounds[1]);
+    const hi1 = this.cellOf(bounds[d + 1]);
+    const lo2 = d === 3 ? this.cellOf(bounds[2]) : 0;
+    const hi2 = d === 3 ? this.cellOf(bounds[5]) : 0;
+    for (let x = lo0; x <= hi0; x++) {
+      for (let y = lo1; y <= hi1; y++) {
+        for (let z = lo2; z <= hi2; z++) {
+          const r = this.grid.get(x, y, z);
+          if (r >= 0) found = this.queryRegion(r, bounds, out, stamp, found);
         }
       }
     }
-    this.pairSet.check();
-    let expected = 0;
-    for (let a = 0; a < this.store.used; a++) {
-      if (this.inLists[a] !== 1) continue;
-      for (let b = a + 1; b < this.store.used; b++) {
-        if (this.inLists[b] !== 1) continue;
-        const overlap = this.overlaps(a, b);
-        if (overlap !== this.pairSet.has(a, b))
-          throw new Error(`SAP: pair (${a}, ${b}) should be ${overlap}`);
-        if (overlap) expected++;
-      }
+    found = this.queryRegion(GLOBAL, bounds, out, stamp, found);
+    for (let i = 0; i < this.dirtyCount; i++) found = this.queryOne(this.dirty[i], bounds, out, stamp, found);
+    for (let i = 0; i < this.insertedCount; i++)
+      found = this.queryOne(this.inserted[i], bounds, out, stamp, found);
+    return found;
+  }
+
+  private queryRegion(
+    r: number,
+    bounds: ArrayLike<number>,
+    out: QueryCallback | number[] | Int32Array,
+    stamp: number,
+    found: number,
+  ): number {
+    const t = this.arena.tokens[0];
+    const end = this.regionStart[r] + this.regionLength[r];
+    for (let i = this.regionStart[r]; i < end; i++) {
+      if ((t[i] & 1) === 0) found = this.queryOne(this.entryObject[t[i] >> 1], bounds, out, stamp, found);
     }
-    if (expected !== this.pairSet.count)
-      throw new Error(`SAP: ${this.pairSet.count} pairs, expected ${expected}`);
+    return found;
+  }
+
+  /** Reports a box once per query (stamped) if it is alive and overlaps the query's bounds. */
+  private queryOne(
+    slot: number,
+    bounds: ArrayLike<number>,
+    out: QueryCallback | number[] | Int32Array,
+    stamp: number,
+    found: number,
+  ): number {
+    if (this.queryStamp[slot] === stamp) return found;
+    this.queryStamp[slot] = stamp;
+    if (this.store.alive[slot] === 1 && this.store.overlapsBounds(slot, bounds)) {
+      emitQueryResult(out, this.store.handles[slot], found);
+      return found + 1;
+    }
+    return found;
   }
 
   // --- update steps -------------------------------------------------------------------------------
@@ -257,134 +376,216 @@ export class SweepAndPrune implements Broadphase {
     }
   }
 
-  /** Ends the pairs of removed proxies and drops their endpoints (one compaction pass per axis). */
-  private applyRemovals(): void {
-    const d = this.dimensions;
-    this.pairSet.removeAllWith(this.removedFlag);
-    for (let k = 0; k < d; k++) {
-      const v = this.values[k];
-      const t = this.tokens[k];
-      let n = 0;
-      for (let i = 0; i < this.length; i++) {
-        const token = t[i];
-        if (this.removedFlag[token >> 1] === 1) continue;
-        if (n !== i) {
-          v[n] = v[i];
-          t[n] = token;
-          this.where[((token >> 1) * d + k) * 2 + (token & 1)] = n;
-        }
-        n++;
-      }
-    }
-    for (let i = 0; i < this.removedCount; i++) {
-      const slot = this.removed[i];
-      this.removedFlag[slot] = 0;
-      this.inLists[slot] = 0;
-      this.dirtyFlag[slot] = 0;
-    }
-    this.length -= 2 * this.removedCount;
-    this.removedCount = 0;
+  private copyListed(slot: number): void {
+    const s = 2 * this.dimensions;
+    const box = this.store.bounds;
+    for (let j = 0; j < s; j++) this.listed[slot * s + j] = box[slot * s + j];
+  }
+
+  /** Takes a removed box out of every region (its pairs end) and out of the big list. */
+  private unlist(slot: number): void {
+    while (this.firstEntry[slot] >= 0) this.removeEntry(this.firstEntry[slot]);
+    if (this.big[slot] === 1) this.setBig(slot, false);
+    this.inLists[slot] = 0;
+    this.dirtyFlag[slot] = 0;
   }
 
   private applyMoves(): void {
-    // Dirty slots removed since (they are no longer listed) were cleared in applyRemovals.
-    let n = 0;
+    const d = this.dimensions;
+    const s = 2 * d;
+    // Bring every moved box's endpoints to their new places, in every region it is in.
+    if (this.dirtyCount > this.passShare * this.store.count) this.moveByPasses();
+    else {
+      for (let i = 0; i < this.dirtyCount; i++) {
+        const slot = this.dirty[i];
+        if (this.dirtyFlag[slot] === 1) this.slideBox(slot);
+      }
+    }
+    // Then fix the memberships of the boxes whose cell range changed.
     for (let i = 0; i < this.dirtyCount; i++) {
       const slot = this.dirty[i];
-      if (this.dirtyFlag[slot] === 1) this.dirty[n++] = slot;
+      if (this.dirtyFlag[slot] === 0) continue;
+      this.dirtyFlag[slot] = 0;
+      const o = slot * s;
+      for (let k = 0; k < d; k++) {
+        if (
+          this.cellOf(this.listed[o + k]) !== this.cells[o + k] ||
+          this.cellOf(this.listed[o + d + k]) !== this.cells[o + d + k]
+        ) {
+          this.updateMemberships(slot);
+          break;
+        }
+      }
     }
-    this.dirtyCount = n;
-    if (n > (this.length >> 1) * this.fullPassShare) this.moveByFullPass();
-    else this.moveOneByOne();
-    for (let i = 0; i < this.dirtyCount; i++) this.dirtyFlag[this.dirty[i]] = 0;
     this.dirtyCount = 0;
   }
 
-  /** Bullet's updateHandle: each moved endpoint slides through the sorted list on its own. */
-  private moveOneByOne(): void {
+  /** Bullet's updateHandle for one box: per axis, grow before shrinking so a min never passes its max. */
+  private slideBox(slot: number): void {
     const d = this.dimensions;
-    const s = 2 * d;
+    const o = slot * 2 * d;
     const box = this.store.bounds;
     const listed = this.listed;
-    for (let i = 0; i < this.dirtyCount; i++) {
-      const slot = this.dirty[i];
-      const o = slot * s;
-      for (let k = 0; k < d; k++) {
-        const newMin = box[o + k];
-        const newMax = box[o + d + k];
-        const oldMin = listed[o + k];
-        const oldMax = listed[o + d + k];
-        const minAt = (slot * d + k) * 2;
-        // Grow before shrinking, so a box's min never passes its own max.
-        if (newMin < oldMin) {
-          listed[o + k] = newMin;
-          this.values[k][this.where[minAt]] = newMin;
-          this.siftDown(k, this.where[minAt], true);
-        }
-        if (newMax > oldMax) {
-          listed[o + d + k] = newMax;
-          this.values[k][this.where[minAt + 1]] = newMax;
-          this.siftUp(k, this.where[minAt + 1]);
-        }
-        if (newMin > oldMin) {
-          listed[o + k] = newMin;
-          this.values[k][this.where[minAt]] = newMin;
-          this.siftUp(k, this.where[minAt]);
-        }
-        if (newMax < oldMax) {
-          listed[o + d + k] = newMax;
-          this.values[k][this.where[minAt + 1]] = newMax;
-          this.siftDown(k, this.where[minAt + 1], true);
-        }
-      }
-    }
-  }
-
-  /** Many moved: per axis, write all new values, then one insertion-sort pass over the list. */
-  private moveByFullPass(): void {
-    const d = this.dimensions;
-    const s = 2 * d;
-    const box = this.store.bounds;
-    const listed = this.listed;
-    const where = this.where;
     for (let k = 0; k < d; k++) {
-      const v = this.values[k];
-      for (let i = 0; i < this.dirtyCount; i++) {
-        const slot = this.dirty[i];
-        const o = slot * s;
-        const lo = box[o + k];
-        const hi = box[o + d + k];
-        listed[o + k] = lo;
-        listed[o + d + k] = hi;
-        const at = (slot * d + k) * 2;
-        v[where[at]] = lo;
-        v[where[at + 1]] = hi;
+      const newMin = box[o + k];
+      const newMax = box[o + d + k];
+      const oldMin = listed[o + k];
+      const oldMax = listed[o + d + k];
+      if (newMin < oldMin) {
+        listed[o + k] = newMin;
+        this.slideEndpoint(slot, k, 0, true);
       }
-      for (let i = 1; i < this.length; i++) {
-        const value = v[i];
-        const prev = v[i - 1];
-        // Most endpoints are already in order; only the others pay for a sift.
-        if (prev > value || (prev === value && (this.tokens[k][i - 1] & 1) > (this.tokens[k][i] & 1))) {
-          this.siftDown(k, i, true);
-        }
+      if (newMax > oldMax) {
+        listed[o + d + k] = newMax;
+        this.slideEndpoint(slot, k, 1, false);
+      }
+      if (newMin > oldMin) {
+        listed[o + k] = newMin;
+        this.slideEndpoint(slot, k, 0, false);
+      }
+      if (newMax < oldMax) {
+        listed[o + d + k] = newMax;
+        this.slideEndpoint(slot, k, 1, true);
       }
     }
   }
 
   /**
-   * Moves the endpoint at `i` on axis k down (left) to its place. With `pairs`, applies the swap rule
-   * to each endpoint it passes.
+   * Copies one endpoint's listed value into every region of the box and slides it there. (The value is
+   * read here rather than passed in: a double argument to a call that is not inlined gets boxed.)
    */
-  private siftDown(k: number, i: number, pairs: boolean): void {
-    const v = this.values[k];
-    const t = this.tokens[k];
-    const where = this.where;
+  private slideEndpoint(slot: number, k: number, isMax: number, down: boolean): void {
+    const d2 = 2 * this.dimensions;
+    const value = this.listed[slot * d2 + isMax * this.dimensions + k];
+    const v = this.arena.values[k];
+    for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
+      const r = this.entryRegion[e];
+      const at = this.where[e * d2 + 2 * k + isMax];
+      v[at] = value;
+      if (this.regionBulk[r] === 1) continue;
+      if (down) this.siftDown(r, k, at, true);
+      else this.siftUp(r, k, at);
+    }
+  }
+
+  /**
+   * Many boxes moved: per axis, write all their new values into the lists, then re-sort each touched
+   * region with one insertion-sort pass. A swap of two boxes' min and max is then not always an overlap
+   * toggle, so the pass compares each swapped pair's overlap before this axis was updated (`listed`)
+   * with its overlap after (this axis from the latest bounds) and applies the difference: a pair whose
+   * state on this axis changed has exactly one of its min/max orders flipped, and a pair whose two
+   * orders both flipped (one box passed right through the other) has not changed state.
+   */
+  private moveByPasses(): void {
     const d = this.dimensions;
+    const d2 = 2 * d;
+    const box = this.store.bounds;
+    const listed = this.listed;
+    const where = this.where;
+    const stamp = ++this.stamp;
+    let touched = 0;
+    for (let i = 0; i < this.dirtyCount; i++) {
+      const slot = this.dirty[i];
+      if (this.dirtyFlag[slot] === 0) continue;
+      for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
+        const r = this.entryRegion[e];
+        if (this.regionStamp[r] !== stamp && this.regionBulk[r] === 0) {
+          this.regionStamp[r] = stamp;
+          if (touched === this.touched.length) this.touched = growArray(this.touched, touched + 1);
+          this.touched[touched++] = r;
+        }
+      }
+    }
+    for (let k = 0; k < d; k++) {
+      const v = this.arena.values[k];
+      const t = this.arena.tokens[k];
+      for (let i = 0; i < this.dirtyCount; i++) {
+        const slot = this.dirty[i];
+        if (this.dirtyFlag[slot] === 0) continue;
+        const lo = box[slot * d2 + k];
+        const hi = box[slot * d2 + d + k];
+        for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
+          v[where[e * d2 + 2 * k]] = lo;
+          v[where[e * d2 + 2 * k + 1]] = hi;
+        }
+      }
+      for (let i = 0; i < touched; i++) {
+        const r = this.touched[i];
+        const end = this.regionStart[r] + this.regionLength[r];
+        for (let j = this.regionStart[r] + 1; j < end; j++) {
+          const prev = v[j - 1];
+          const value = v[j];
+          if (prev > value || (prev === value && (t[j - 1] & 1) > (t[j] & 1))) this.siftDownInPass(r, k, j);
+        }
+      }
+      for (let i = 0; i < this.dirtyCount; i++) {
+        const slot = this.dirty[i];
+        listed[slot * d2 + k] = box[slot * d2 + k];
+        listed[slot * d2 + d + k] = box[slot * d2 + d + k];
+      }
+    }
+  }
+
+  /** siftDown for {@link moveByPasses}: each min/max swap applies the change in the pair's overlap. */
+  private siftDownInPass(r: number, k: number, i: number): void {
+    const v = this.arena.values[k];
+    const t = this.arena.tokens[k];
+    const where = this.where;
+    const d2 = 2 * this.dimensions;
+    const first = this.regionStart[r];
     const value = v[i];
     const token = t[i];
     const isMax = token & 1;
     let j = i;
-    while (j > 0) {
+    while (j > first) {
+      const pv = v[j - 1];
+      const pt = t[j - 1];
+      const pMax = pt & 1;
+      if (pv < value || (pv === value && pMax <= isMax)) break;
+      if (pMax !== isMax) {
+        const a = this.entryObject[token >> 1];
+        const b = this.entryObject[pt >> 1];
+        const before = this.overlaps(a, b);
+        if (before !== this.overlapsWithLatestAxis(a, b, k)) {
+          if (before) this.pairSet.decrement(a, b);
+          else this.pairSet.increment(a, b);
+        }
+      }
+      v[j] = pv;
+      t[j] = pt;
+      where[(pt >> 1) * d2 + 2 * k + pMax] = j;
+      j--;
+    }
+    v[j] = value;
+    t[j] = token;
+    where[(token >> 1) * d2 + 2 * k + isMax] = j;
+  }
+
+  /** Overlap of the listed boxes of a and b, but with axis k taken from their latest bounds. */
+  private overlapsWithLatestAxis(a: number, b: number, k: number): boolean {
+    const box = this.store.bounds;
+    const d = this.dimensions;
+    const oa = a * 2 * d;
+    const ob = b * 2 * d;
+    if (box[oa + k] > box[ob + d + k] || box[ob + k] > box[oa + d + k]) return false;
+    return this.overlapsExcept(a, b, k);
+  }
+
+  /**
+   * Moves the endpoint at arena index `i` of region r's axis-k list down to its place. With `pairs`,
+   * applies the swap rule to each endpoint it passes.
+   */
+  private siftDown(r: number, k: number, i: number, pairs: boolean): void {
+    const v = this.arena.values[k];
+    const t = this.arena.tokens[k];
+    const where = this.where;
+    const d2 = 2 * this.dimensions;
+    const first = this.regionStart[r];
+    const value = v[i];
+    const token = t[i];
+    const isMax = token & 1;
+    let j = i;
+    while (j > first) {
       const pv = v[j - 1];
       const pt = t[j - 1];
       const pMax = pt & 1;
@@ -393,26 +594,26 @@ export class SweepAndPrune implements Broadphase {
       if (pairs && pMax !== isMax) this.onSwap(token, pt, k);
       v[j] = pv;
       t[j] = pt;
-      where[((pt >> 1) * d + k) * 2 + pMax] = j;
+      where[(pt >> 1) * d2 + 2 * k + pMax] = j;
       j--;
     }
     v[j] = value;
     t[j] = token;
-    where[((token >> 1) * d + k) * 2 + isMax] = j;
+    where[(token >> 1) * d2 + 2 * k + isMax] = j;
   }
 
-  /** Moves the endpoint at `i` on axis k up (right) to its place, applying the swap rule. */
-  private siftUp(k: number, i: number): void {
-    const v = this.values[k];
-    const t = this.tokens[k];
+  /** Moves the endpoint at arena index `i` of region r's axis-k list up to its place (swap rule on). */
+  private siftUp(r: number, k: number, i: number): void {
+    const v = this.arena.values[k];
+    const t = this.arena.tokens[k];
     const where = this.where;
-    const d = this.dimensions;
-    const n = this.length;
+    const d2 = 2 * this.dimensions;
+    const last = this.regionStart[r] + this.regionLength[r] - 1;
     const value = v[i];
     const token = t[i];
     const isMax = token & 1;
     let j = i;
-    while (j < n - 1) {
+    while (j < last) {
       const nv = v[j + 1];
       const nt = t[j + 1];
       const nMax = nt & 1;
@@ -421,22 +622,22 @@ export class SweepAndPrune implements Broadphase {
       if (nMax !== isMax) this.onSwap(nt, token, k);
       v[j] = nv;
       t[j] = nt;
-      where[((nt >> 1) * d + k) * 2 + nMax] = j;
+      where[(nt >> 1) * d2 + 2 * k + nMax] = j;
       j++;
     }
     v[j] = value;
     t[j] = token;
-    where[((token >> 1) * d + k) * 2 + isMax] = j;
+    where[(token >> 1) * d2 + 2 * k + isMax] = j;
   }
 
-  /** The swap rule: `left` now lies left of `right` on axis k; they are a min and a max. */
+  /** The swap rule: endpoint `left` now lies left of `right` on axis k; one is a min, one a max. */
   private onSwap(left: number, right: number, k: number): void {
-    const a = left >> 1;
-    const b = right >> 1;
+    const a = this.entryObject[left >> 1];
+    const b = this.entryObject[right >> 1];
     if ((left & 1) === 0) {
-      if (this.overlaps(a, b)) this.pairSet.ensurePresent(a, b);
+      if (this.overlaps(a, b)) this.pairSet.increment(a, b);
     } else if (this.overlapsExcept(a, b, k)) {
-      this.pairSet.ensureAbsent(a, b);
+      this.pairSet.decrement(a, b);
     }
   }
 
@@ -464,92 +665,337 @@ export class SweepAndPrune implements Broadphase {
     return true;
   }
 
-  private applyInserts(): void {
-    // Drop slots inserted and removed again before this update.
-    let n = 0;
-    for (let i = 0; i < this.insertedCount; i++) {
-      const slot = this.inserted[i];
-      if (this.store.alive[slot] === 1) this.inserted[n++] = slot;
-    }
-    this.insertedCount = n;
-    if (n === 0) return;
-    const listedBefore = this.length >> 1;
-    if (listedBefore === 0 || n > listedBefore * this.rebuildShare) this.insertByRebuild();
-    else this.insertOneByOne();
-    this.insertedCount = 0;
-  }
+  // --- cells and memberships ----------------------------------------------------------------------
 
-  /** Appends a slot's endpoints on axis k at the end of the list (unsorted). */
-  private append(slot: number, k: number): void {
-    const d = this.dimensions;
-    const o = slot * 2 * d;
-    const at = (slot * d + k) * 2;
-    const n = this.length;
-    this.values[k][n] = this.listed[o + k];
-    this.tokens[k][n] = slot << 1;
-    this.where[at] = n;
-    this.values[k][n + 1] = this.listed[o + d + k];
-    this.tokens[k][n + 1] = (slot << 1) | 1;
-    this.where[at + 1] = n + 1;
-  }
-
-  private copyListed(slot: number): void {
-    const s = 2 * this.dimensions;
-    const box = this.store.bounds;
-    for (let j = 0; j < s; j++) this.listed[slot * s + j] = box[slot * s + j];
-    this.inLists[slot] = 1;
+  private cellOf(x: number): number {
+    // + 0 turns -0 into 0, so one cell has one key.
+    return Math.floor(x / this.cellSize) + 0;
   }
 
   /**
-   * Bullet's addHandle: append the endpoints at the end of each list and sift them down; pairs are
-   * only touched on the last axis, when the box is in place on all the others.
+   * Brings a box's entries in line with its listed bounds: one entry per cell of its cell range (a
+   * small box), or the global region plus every existing cell it overlaps (a big box). Entries are
+   * added before stale ones are removed, so a pair still met elsewhere never ends on the way.
    */
-  private insertOneByOne(): void {
+  private updateMemberships(slot: number): void {
     const d = this.dimensions;
-    for (let i = 0; i < this.insertedCount; i++) {
-      const slot = this.inserted[i];
-      this.copyListed(slot);
-      for (let k = 0; k < d; k++) {
-        this.append(slot, k);
-        const pairs = k === d - 1;
-        // The min slides down first (the max, still last, is not compared), then the max.
-        this.siftDown(k, this.length, pairs);
-        this.siftDown(k, this.length + 1, pairs);
+    const o = slot * 2 * d;
+    let span = 1;
+    for (let k = 0; k < d; k++) {
+      const lo = this.cellOf(this.listed[o + k]);
+      const hi = this.cellOf(this.listed[o + d + k]);
+      this.cells[o + k] = lo;
+      this.cells[o + d + k] = hi;
+      span *= hi - lo + 1;
+    }
+    const isBig = span > this.maxCellsPerObject;
+    if (isBig !== (this.big[slot] === 1)) this.setBig(slot, isBig);
+    const stamp = ++this.stamp;
+    if (isBig) {
+      this.keepEntry(slot, GLOBAL, stamp);
+      for (let r = 1; r < this.regionsUsed; r++) {
+        if (this.regionLength[r] > 0 && this.cellInRange(r, slot)) this.keepEntry(slot, r, stamp);
       }
-      this.length += 2;
+    } else {
+      const c = this.cells;
+      const z0 = d === 3 ? c[o + 2] : 0;
+      const z1 = d === 3 ? c[o + 5] : 0;
+      for (let x = c[o]; x <= c[o + d]; x++) {
+        for (let y = c[o + 1]; y <= c[o + d + 1]; y++) {
+          for (let z = z0; z <= z1; z++) {
+            let r = this.grid.get(x, y, z);
+            if (r < 0) r = this.createRegion(x, y, z);
+            this.keepEntry(slot, r, stamp);
+          }
+        }
+      }
+    }
+    let e = this.firstEntry[slot];
+    while (e >= 0) {
+      const next = this.entryNext[e];
+      if (this.entryStamp[e] !== stamp) this.removeEntry(e);
+      e = next;
     }
   }
 
-  /** A large batch: append everything, sort each axis once, then find all pairs with one sweep. */
-  private insertByRebuild(): void {
+  /** Stamps the box's entry in region r, adding it if the box has none there. */
+  private keepEntry(slot: number, r: number, stamp: number): void {
+    for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
+      if (this.entryRegion[e] === r) {
+        this.entryStamp[e] = stamp;
+        return;
+      }
+    }
+    // Not `this.entryStamp[this.addEntry(...)]`: addEntry may replace the array while growing it.
+    const e = this.addEntry(slot, r);
+    this.entryStamp[e] = stamp;
+  }
+
+  private cellInRange(r: number, slot: number): boolean {
     const d = this.dimensions;
-    for (let i = 0; i < this.insertedCount; i++) {
-      const slot = this.inserted[i];
-      this.copyListed(slot);
-      for (let k = 0; k < d; k++) this.append(slot, k);
-      this.length += 2;
+    const o = slot * 2 * d;
+    for (let k = 0; k < d; k++) {
+      const c = this.regionCell[3 * r + k];
+      if (c < this.cells[o + k] || c > this.cells[o + d + k]) return false;
+    }
+    return true;
+  }
+
+  private setBig(slot: number, isBig: boolean): void {
+    for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
+      const r = this.entryRegion[e];
+      this.regionSmall[r] += isBig ? -1 : 1;
+      if (this.regionSmall[r] === 0 && r !== GLOBAL) this.markEmptied(r);
+    }
+    if (isBig) {
+      this.bigSlots = growArray(this.bigSlots, this.bigCount + 1);
+      this.bigSlots[this.bigCount++] = slot;
+      this.big[slot] = 1;
+    } else {
+      for (let i = 0; i < this.bigCount; i++) {
+        if (this.bigSlots[i] === slot) {
+          this.bigSlots[i] = this.bigSlots[--this.bigCount];
+          break;
+        }
+      }
+      this.big[slot] = 0;
+    }
+  }
+
+  private markEmptied(r: number): void {
+    if (this.emptiedCount === this.emptied.length)
+      this.emptied = growArray(this.emptied, this.emptiedCount + 1);
+    this.emptied[this.emptiedCount++] = r;
+  }
+
+  /** A fresh region with an empty block of the smallest size class. */
+  private newRegion(): number {
+    let r: number;
+    if (this.freeRegionCount > 0) r = this.freeRegions[--this.freeRegionCount];
+    else {
+      r = this.regionsUsed++;
+      if (r === this.regionStart.length) {
+        const n = r + 1;
+        this.regionStart = growArray(this.regionStart, n);
+        this.regionClass = growArray(this.regionClass, n);
+        this.regionLength = growArray(this.regionLength, n);
+        this.regionCell = growArray(this.regionCell, 3 * n);
+        this.regionBulk = growArray(this.regionBulk, n);
+        this.regionSmall = growArray(this.regionSmall, n);
+        this.regionStamp = growArray(this.regionStamp, n);
+      }
+    }
+    this.regionClass[r] = 0;
+    this.regionStart[r] = this.arena.allocate(0);
+    this.regionLength[r] = 0;
+    this.regionBulk[r] = 0;
+    this.regionSmall[r] = 0;
+    this.regionStamp[r] = 0;
+    return r;
+  }
+
+  /** A region for a new cell; the big boxes that overlap the cell join it. */
+  private createRegion(x: number, y: number, z: number): number {
+    const r = this.newRegion();
+    this.regionCell[3 * r] = x;
+    this.regionCell[3 * r + 1] = y;
+    this.regionCell[3 * r + 2] = z;
+    this.grid.set(x, y, z, r);
+    for (let i = 0; i < this.bigCount; i++) {
+      const b = this.bigSlots[i];
+      if (this.cellInRange(r, b)) this.addEntry(b, r);
+    }
+    return r;
+  }
+
+  /**
+   * Frees the cell regions left without small boxes during this update; the big boxes still in them
+   * leave too (big boxes meet each other in the global region).
+   */
+  private releaseEmptiedRegions(): void {
+    for (let i = 0; i < this.emptiedCount; i++) {
+      const r = this.emptied[i];
+      if (this.regionSmall[r] > 0 || r === GLOBAL) continue;
+      const x = this.regionCell[3 * r];
+      const y = this.regionCell[3 * r + 1];
+      const z = this.regionCell[3 * r + 2];
+      if (this.grid.get(x, y, z) !== r) continue;
+      while (this.regionLength[r] > 0) this.removeEntry(this.arena.tokens[0][this.regionStart[r]] >> 1);
+      this.grid.delete(x, y, z);
+      this.arena.release(this.regionStart[r], this.regionClass[r]);
+      this.regionStart[r] = -1;
+      this.freeRegions = growArray(this.freeRegions, this.freeRegionCount + 1);
+      this.freeRegions[this.freeRegionCount++] = r;
+    }
+    this.emptiedCount = 0;
+  }
+
+  /** Makes room for `endpoints` in region r's block, moving it to a larger block if needed. */
+  private reserve(r: number, endpoints: number): void {
+    const c = this.regionClass[r];
+    if (EndpointArena.blockSize(c) >= endpoints) return;
+    const nc = EndpointArena.classFor(endpoints);
+    const from = this.regionStart[r];
+    const to = this.arena.allocate(nc);
+    const n = this.regionLength[r];
+    const d = this.dimensions;
+    for (let k = 0; k < d; k++) {
+      const v = this.arena.values[k];
+      const t = this.arena.tokens[k];
+      v.copyWithin(to, from, from + n);
+      t.copyWithin(to, from, from + n);
+      for (let i = to; i < to + n; i++) this.where[(t[i] >> 1) * 2 * d + 2 * k + (t[i] & 1)] = i;
+    }
+    this.arena.release(from, c);
+    this.regionStart[r] = to;
+    this.regionClass[r] = nc;
+  }
+
+  /**
+   * Adds a box to region r: appended unsorted when the region is being filled from empty (its
+   * sort-and-sweep at the end of the update finds the pairs), otherwise slid into place on every axis
+   * and counted with every box of the region it overlaps.
+   */
+  private addEntry(slot: number, r: number): number {
+    const e = this.newEntry(slot, r);
+    if (this.big[slot] === 0) this.regionSmall[r]++;
+    const d = this.dimensions;
+    const o = slot * 2 * d;
+    const n = this.regionLength[r];
+    this.reserve(r, n + 2);
+    const at = this.regionStart[r] + n;
+    const filling = this.regionBulk[r] === 1 || n === 0;
+    for (let k = 0; k < d; k++) {
+      const v = this.arena.values[k];
+      const t = this.arena.tokens[k];
+      v[at] = this.listed[o + k];
+      t[at] = e << 1;
+      v[at + 1] = this.listed[o + d + k];
+      t[at + 1] = (e << 1) | 1;
+      this.where[e * 2 * d + 2 * k] = at;
+      this.where[e * 2 * d + 2 * k + 1] = at + 1;
+    }
+    this.regionLength[r] = n + 2;
+    if (filling) {
+      if (this.regionBulk[r] === 0) {
+        this.regionBulk[r] = 1;
+        this.bulkRegions = growArray(this.bulkRegions, this.bulkCount + 1);
+        this.bulkRegions[this.bulkCount++] = r;
+      }
+      return e;
     }
     for (let k = 0; k < d; k++) {
-      sortEndpoints(this.values[k], this.tokens[k], this.length);
-      const t = this.tokens[k];
-      for (let i = 0; i < this.length; i++) this.where[((t[i] >> 1) * d + k) * 2 + (t[i] & 1)] = i;
+      // The min slides first (the max, still last, is not compared), then the max.
+      this.siftDown(r, k, at, false);
+      this.siftDown(r, k, at + 1, false);
     }
-    this.pairSet.markAllAbsent();
-    this.sweep(this.widestAxis());
+    this.countPartners(r, e, slot, 1);
+    return e;
   }
 
-  /** The axis along which box centres spread the most relative to box sizes (fewest false overlaps). */
-  private widestAxis(): number {
+  /** Removes an entry: uncounts its pairs in the region (unless still unswept) and drops its endpoints. */
+  private removeEntry(e: number): void {
+    const r = this.entryRegion[e];
+    const slot = this.entryObject[e];
+    if (this.regionBulk[r] === 0) this.countPartners(r, e, slot, -1);
     const d = this.dimensions;
+    const where = this.where;
+    const end = this.regionStart[r] + this.regionLength[r];
+    for (let k = 0; k < d; k++) {
+      const v = this.arena.values[k];
+      const t = this.arena.tokens[k];
+      const a = where[e * 2 * d + 2 * k];
+      const b = where[e * 2 * d + 2 * k + 1];
+      for (let i = a + 1; i < end; i++) {
+        if (i === b) continue;
+        const to = i < b ? i - 1 : i - 2;
+        v[to] = v[i];
+        const token = t[i];
+        t[to] = token;
+        where[(token >> 1) * 2 * d + 2 * k + (token & 1)] = to;
+      }
+    }
+    this.regionLength[r] -= 2;
+    if (this.big[slot] === 0 && --this.regionSmall[r] === 0 && r !== GLOBAL) this.markEmptied(r);
+    // Unlink from the box's entry list.
+    let prev = -1;
+    for (let x = this.firstEntry[slot]; x >= 0; x = this.entryNext[x]) {
+      if (x === e) {
+        if (prev < 0) this.firstEntry[slot] = this.entryNext[e];
+        else this.entryNext[prev] = this.entryNext[e];
+        break;
+      }
+      prev = x;
+    }
+    this.freeEntries = growArray(this.freeEntries, this.freeEntryCount + 1);
+    this.freeEntries[this.freeEntryCount++] = e;
+  }
+
+  /** Adds `delta` to the count of every pair of `slot` with another box of region r it overlaps. */
+  private countPartners(r: number, e: number, slot: number, delta: number): void {
+    const t = this.arena.tokens[0];
+    const end = this.regionStart[r] + this.regionLength[r];
+    for (let i = this.regionStart[r]; i < end; i++) {
+      const token = t[i];
+      if ((token & 1) === 1 || token >> 1 === e) continue;
+      const other = this.entryObject[token >> 1];
+      if (this.overlaps(slot, other)) {
+        if (delta > 0) this.pairSet.increment(slot, other);
+        else this.pairSet.decrement(slot, other);
+      }
+    }
+  }
+
+  private newEntry(slot: number, r: number): number {
+    let e: number;
+    if (this.freeEntryCount > 0) e = this.freeEntries[--this.freeEntryCount];
+    else {
+      e = this.entriesUsed++;
+      if (e >= this.entryObject.length) {
+        const n = e + 1;
+        this.entryObject = growArray(this.entryObject, n);
+        this.entryRegion = growArray(this.entryRegion, n);
+        this.entryNext = growArray(this.entryNext, n);
+        this.entryStamp = growArray(this.entryStamp, n);
+        this.activeIndex = growArray(this.activeIndex, n);
+        this.where = growArray(this.where, n * 2 * this.dimensions);
+      }
+    }
+    this.entryObject[e] = slot;
+    this.entryRegion[e] = r;
+    this.entryStamp[e] = 0;
+    this.entryNext[e] = this.firstEntry[slot];
+    this.firstEntry[slot] = e;
+    return e;
+  }
+
+  /** A region filled from empty: sort each axis once, then find its pairs with one sweep. */
+  private sortAndSweep(r: number): void {
+    this.regionBulk[r] = 0;
+    const d = this.dimensions;
+    const first = this.regionStart[r];
+    const last = first + this.regionLength[r] - 1;
+    for (let k = 0; k < d; k++) {
+      const t = this.arena.tokens[k];
+      sortEndpoints(this.arena.values[k], t, first, last);
+      for (let i = first; i <= last; i++) this.where[(t[i] >> 1) * 2 * d + 2 * k + (t[i] & 1)] = i;
+    }
+    this.sweep(r, this.widestAxis(r));
+  }
+
+  /** The axis along which a region's boxes spread most relative to their sizes (fewest false overlaps). */
+  private widestAxis(r: number): number {
+    const first = this.regionStart[r];
+    const last = first + this.regionLength[r] - 1;
     let best = 0;
     let bestScore = -1;
-    for (let k = 0; k < d; k++) {
-      const v = this.values[k];
-      const t = this.tokens[k];
-      // Sum of extents over the list's span: the mean number of boxes a point on this axis lies in.
+    for (let k = 0; k < this.dimensions; k++) {
+      const v = this.arena.values[k];
+      const t = this.arena.tokens[k];
+      // Sum of extents, against the span of the list.
       let extents = 0;
-      for (let i = 0; i < this.length; i++) extents += (t[i] & 1) === 1 ? v[i] : -v[i];
-      const span = v[this.length - 1] - v[0];
+      for (let i = first; i <= last; i++) extents += (t[i] & 1) === 1 ? v[i] : -v[i];
+      const span = v[last] - v[first];
       const score = span > 0 ? span / (extents + span * 1e-12) : 0;
       if (score > bestScore) {
         bestScore = score;
@@ -559,25 +1005,27 @@ export class SweepAndPrune implements Broadphase {
     return best;
   }
 
-  /** Sweeps axis k's sorted list and records every overlapping pair (classic one-axis SAP). */
-  private sweep(k: number): void {
-    const t = this.tokens[k];
-    this.active = growArray(this.active, this.length >> 1);
+  /** Sweeps region r's sorted axis-k list and counts every overlapping pair (one-axis SAP). */
+  private sweep(r: number, k: number): void {
+    const t = this.arena.tokens[k];
+    this.active = growArray(this.active, this.regionLength[r] >> 1);
     const active = this.active;
     const index = this.activeIndex;
+    const end = this.regionStart[r] + this.regionLength[r];
     let open = 0;
-    for (let i = 0; i < this.length; i++) {
+    for (let i = this.regionStart[r]; i < end; i++) {
       const token = t[i];
-      const slot = token >> 1;
+      const e = token >> 1;
       if ((token & 1) === 0) {
+        const slot = this.entryObject[e];
         for (let j = 0; j < open; j++) {
-          const other = active[j];
-          if (this.overlapsExcept(slot, other, k)) this.pairSet.ensurePresent(slot, other);
+          const other = this.entryObject[active[j]];
+          if (this.overlapsExcept(slot, other, k)) this.pairSet.increment(slot, other);
         }
-        index[slot] = open;
-        active[open++] = slot;
+        index[e] = open;
+        active[open++] = e;
       } else {
-        const at = index[slot];
+        const at = index[e];
         const last = active[--open];
         active[at] = last;
         index[last] = at;
@@ -585,21 +1033,168 @@ export class SweepAndPrune implements Broadphase {
     }
   }
 
+  /**
+   * The cell edge for the boxes as they are: large enough that a typical box lies in one cell (four
+   * times the largest mean extent), and near the edge of a cube holding `objectsPerCell` boxes at the
+   * scene's mean density.
+   */
+  private chooseCellSize(): number {
+    const d = this.dimensions;
+    const s = 2 * d;
+    const b = this.store.bounds;
+    const lo = [Infinity, Infinity, Infinity];
+    const hi = [-Infinity, -Infinity, -Infinity];
+    const extent = [0, 0, 0];
+    let n = 0;
+    for (let slot = 0; slot < this.store.used; slot++) {
+      if (this.store.alive[slot] === 0) continue;
+      n++;
+      for (let k = 0; k < d; k++) {
+        const a = b[slot * s + k];
+        const c = b[slot * s + d + k];
+        extent[k] += c - a;
+        const mid = 0.5 * (a + c);
+        if (mid < lo[k]) lo[k] = mid;
+        if (mid > hi[k]) hi[k] = mid;
+      }
+    }
+    let volume = 1;
+    let largest = 0;
+    for (let k = 0; k < d; k++) {
+      const mean = extent[k] / n;
+      largest = Math.max(largest, mean);
+      volume *= Math.max(hi[k] - lo[k], mean);
+    }
+    const size = Math.max(4 * largest, ((this.objectsPerCell * volume) / n) ** (1 / d));
+    return Number.isFinite(size) && size > 0 ? size : Number.POSITIVE_INFINITY;
+  }
+
+  /** Rebuilds every region for the current cell size; all pairs are counted afresh by the sweeps. */
+  private regrid(): void {
+    this.pairSet.markAllAbsent();
+    this.grid.clear();
+    this.arena.clear();
+    this.regionsUsed = 0;
+    this.freeRegionCount = 0;
+    this.newRegion();
+    this.bulkCount = 0;
+    this.emptiedCount = 0;
+    this.freeEntryCount = 0;
+    this.entriesUsed = 0;
+    this.bigCount = 0;
+    for (let slot = 0; slot < this.store.used; slot++) {
+      this.firstEntry[slot] = -1;
+      this.big[slot] = 0;
+    }
+    for (let slot = 0; slot < this.store.used; slot++) {
+      if (this.inLists[slot] === 1) this.updateMemberships(slot);
+    }
+  }
+
+  /**
+   * Checks every invariant and throws on the first broken one: each region's lists sorted by
+   * (value, isMax) with correct positions and values; each box in exactly the regions its bounds call
+   * for; each pair counted once per shared region where the boxes overlap, and every overlapping pair
+   * present. O(n²); for tests and debugging (or pass `validate: true` to the constructor).
+   */
+  validate(): void {
+    const d = this.dimensions;
+    const s = 2 * d;
+    const freeRegions = new Set(this.freeRegions.subarray(0, this.freeRegionCount));
+    for (let r = 0; r < this.regionsUsed; r++) {
+      if (freeRegions.has(r)) continue;
+      if (this.regionBulk[r] === 1) throw new Error(`SAP: region ${r} left unswept`);
+      const first = this.regionStart[r];
+      const end = first + this.regionLength[r];
+      if (this.regionLength[r] > EndpointArena.blockSize(this.regionClass[r]))
+        throw new Error(`SAP: region ${r} overflows`);
+      let small = 0;
+      for (let k = 0; k < d; k++) {
+        const v = this.arena.values[k];
+        const t = this.arena.tokens[k];
+        for (let i = first; i < end; i++) {
+          const e = t[i] >> 1;
+          const isMax = t[i] & 1;
+          if (this.entryRegion[e] !== r)
+            throw new Error(`SAP: region ${r} holds entry ${e} of region ${this.entryRegion[e]}`);
+          const slot = this.entryObject[e];
+          if (this.inLists[slot] !== 1)
+            throw new Error(`SAP: region ${r} holds box ${slot}, which is not listed`);
+          if (this.where[e * s + 2 * k + isMax] !== i)
+            throw new Error(`SAP: region ${r} axis ${k} position ${i - first} is stale`);
+          if (v[i] !== this.listed[slot * s + isMax * d + k])
+            throw new Error(`SAP: region ${r} axis ${k} value ${i - first} is stale`);
+          if (i > first && (v[i - 1] > v[i] || (v[i - 1] === v[i] && (t[i - 1] & 1) > isMax))) {
+            throw new Error(`SAP: region ${r} axis ${k} is not sorted at ${i - first}`);
+          }
+          if (k === 0 && isMax === 0 && this.big[slot] === 0) small++;
+        }
+      }
+      if (small !== this.regionSmall[r])
+        throw new Error(`SAP: region ${r} counts ${this.regionSmall[r]} small boxes, holds ${small}`);
+    }
+    const regionsOf = (slot: number): number[] => {
+      const out: number[] = [];
+      for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) out.push(this.entryRegion[e]);
+      return out.sort((a, b) => a - b);
+    };
+    const listedSlots: number[] = [];
+    for (let slot = 0; slot < this.store.used; slot++) {
+      if (this.inLists[slot] !== 1) {
+        if (this.firstEntry[slot] >= 0) throw new Error(`SAP: unlisted box ${slot} has entries`);
+        continue;
+      }
+      listedSlots.push(slot);
+      const mine = regionsOf(slot);
+      if (new Set(mine).size !== mine.length) throw new Error(`SAP: box ${slot} is twice in one region`);
+      for (const r of mine) {
+        if (r === GLOBAL) continue;
+        const c = this.regionCell;
+        if (this.grid.get(c[3 * r], c[3 * r + 1], c[3 * r + 2]) !== r)
+          throw new Error(`SAP: region ${r} is not in the grid`);
+        if (!this.cellInRange(r, slot))
+          throw new Error(`SAP: box ${slot} is in region ${r} outside its cells`);
+      }
+      if (this.big[slot] === 1 && !mine.includes(GLOBAL))
+        throw new Error(`SAP: big box ${slot} is not global`);
+      if (this.big[slot] === 0 && mine.includes(GLOBAL)) throw new Error(`SAP: small box ${slot} is global`);
+    }
+    this.pairSet.check();
+    let expected = 0;
+    for (let i = 0; i < listedSlots.length; i++) {
+      const a = listedSlots[i];
+      const ra = regionsOf(a);
+      for (let j = i + 1; j < listedSlots.length; j++) {
+        const b = listedSlots[j];
+        const overlap = this.overlaps(a, b);
+        const shared = overlap ? regionsOf(b).filter((r) => ra.includes(r)).length : 0;
+        if (overlap && shared === 0) throw new Error(`SAP: overlapping boxes ${a} and ${b} share no region`);
+        if (this.pairSet.countOf(a, b) !== shared) {
+          throw new Error(
+            `SAP: pair (${a}, ${b}) counted ${this.pairSet.countOf(a, b)} times, expected ${shared}`,
+          );
+        }
+        if (overlap) expected++;
+      }
+    }
+    if (expected !== this.pairSet.count)
+      throw new Error(`SAP: ${this.pairSet.count} pairs, expected ${expected}`);
+  }
+
   private grow(capacity: number): void {
     const d = this.dimensions;
-    for (let k = 0; k < d; k++) {
-      this.values[k] = growArray(this.values[k], 2 * capacity);
-      this.tokens[k] = growArray(this.tokens[k], 2 * capacity);
-    }
-    this.where = growArray(this.where, 2 * d * capacity);
     this.listed = growArray(this.listed, 2 * d * capacity);
+    this.cells = growArray(this.cells, 2 * d * capacity);
     this.inLists = growArray(this.inLists, capacity);
+    this.big = growArray(this.big, capacity);
+    const first = growArray(this.firstEntry, capacity);
+    first.fill(-1, this.firstEntry.length);
+    this.firstEntry = first;
     this.dirty = growArray(this.dirty, capacity);
     this.dirtyFlag = growArray(this.dirtyFlag, capacity);
     this.inserted = growArray(this.inserted, capacity);
     this.removed = growArray(this.removed, capacity);
-    this.removedFlag = growArray(this.removedFlag, capacity);
-    this.activeIndex = growArray(this.activeIndex, capacity);
+    this.queryStamp = growArray(this.queryStamp, capacity);
   }
 }
 
@@ -621,12 +1216,16 @@ function checkBoundsAt(bounds: ArrayLike<number>, offset: number, dimensions: Di
   }
 }
 
-/** Sorts endpoints by (value, isMax) with an in-place quicksort; insertion sort for short runs. */
-function sortEndpoints(v: Float64Array, t: Int32Array, n: number): void {
-  const stack: number[] = [0, n - 1];
-  while (stack.length > 0) {
-    let hi = stack.pop()!;
-    let lo = stack.pop()!;
+const sortStack = new Int32Array(128);
+
+/** Sorts endpoints `[first, last]` by (value, isMax) in place: quicksort, insertion sort for short runs. */
+function sortEndpoints(v: Float64Array, t: Int32Array, first: number, last: number): void {
+  let top = 0;
+  sortStack[top++] = first;
+  sortStack[top++] = last;
+  while (top > 0) {
+    let hi = sortStack[--top];
+    let lo = sortStack[--top];
     while (hi - lo > 24) {
       const mid = (lo + hi) >>> 1;
       // Median of three as pivot.
@@ -652,11 +1251,14 @@ function sortEndpoints(v: Float64Array, t: Int32Array, n: number): void {
           j--;
         }
       }
+      // Loop on the smaller side, push the larger: the stack stays under 2·log2(n) entries.
       if (j - lo < hi - i) {
-        stack.push(i, hi);
+        sortStack[top++] = i;
+        sortStack[top++] = hi;
         hi = j;
       } else {
-        stack.push(lo, j);
+        sortStack[top++] = lo;
+        sortStack[top++] = j;
         lo = i;
       }
     }

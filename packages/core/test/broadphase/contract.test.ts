@@ -18,7 +18,9 @@ function boxArb(d: Dimensions, style: Style): fc.Arbitrary<number[]> {
     switch (style) {
       // Small integer grid: identical boxes, touching faces/edges/corners, zero-size boxes.
       case 'grid':
-        return fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 4 })).map(([lo, s]) => [lo, lo + s]);
+        return fc
+          .tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 4 }))
+          .map(([lo, s]) => [lo, lo + s]);
       case 'float':
         return fc
           .tuple(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: 0, max: 15, noNaN: true }))
@@ -34,19 +36,26 @@ function boxArb(d: Dimensions, style: Style): fc.Arbitrary<number[]> {
           { weight: 1, arbitrary: fc.constant([-1e6, 1e6]) },
           {
             weight: 6,
-            arbitrary: fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 3 })).map(([lo, s]) => [lo, lo + s]),
+            arbitrary: fc
+              .tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 3 }))
+              .map(([lo, s]) => [lo, lo + s]),
           },
         );
     }
   })();
-  return fc.array(axis, { minLength: d, maxLength: d }).map((axes) => [...axes.map((a) => a[0]), ...axes.map((a) => a[1])]);
+  return fc
+    .array(axis, { minLength: d, maxLength: d })
+    .map((axes) => [...axes.map((a) => a[0]), ...axes.map((a) => a[1])]);
 }
 
 function opArb(d: Dimensions, style: Style): fc.Arbitrary<Op> {
   const box = boxArb(d, style);
   return fc.oneof(
     { weight: 4, arbitrary: box.map((b) => ({ kind: 'insert' as const, box: b })) },
-    { weight: 5, arbitrary: fc.tuple(fc.nat(), box).map(([pick, b]) => ({ kind: 'move' as const, pick, box: b })) },
+    {
+      weight: 5,
+      arbitrary: fc.tuple(fc.nat(), box).map(([pick, b]) => ({ kind: 'move' as const, pick, box: b })),
+    },
     { weight: 1, arbitrary: fc.nat().map((pick) => ({ kind: 'remove' as const, pick })) },
     { weight: 3, arbitrary: fc.constant({ kind: 'update' as const }) },
     { weight: 1, arbitrary: box.map((b) => ({ kind: 'query' as const, box: b })) },
@@ -71,7 +80,7 @@ interface Mover {
   half: number[];
 }
 
-function boxOf(m: Mover, d: number): number[] {
+function boxOf(m: Mover): number[] {
   return [...m.pos.map((p, k) => p - m.half[k]), ...m.pos.map((p, k) => p + m.half[k])];
 }
 
@@ -97,7 +106,7 @@ function motion(
   for (let i = 0; i < o.n; i++) {
     const m = make();
     movers.push(m);
-    step.apply({ kind: 'insert', box: boxOf(m, d) });
+    step.apply({ kind: 'insert', box: boxOf(m) });
   }
   step.update();
   for (let f = 0; f < o.frames; f++) {
@@ -111,7 +120,7 @@ function motion(
           if (m.pos[k] < 0 || m.pos[k] > world) m.vel[k] = -m.vel[k];
         }
       }
-      step.apply({ kind: 'move', pick: i, box: boxOf(m, d) });
+      step.apply({ kind: 'move', pick: i, box: boxOf(m) });
     }
     for (let c = 0; c < o.churn; c++) {
       const i = Math.floor(r() * movers.length);
@@ -119,7 +128,7 @@ function motion(
       movers.splice(i, 1);
       const m = make();
       movers.push(m);
-      step.apply({ kind: 'insert', box: boxOf(m, d) });
+      step.apply({ kind: 'insert', box: boxOf(m) });
     }
     step.update();
   }

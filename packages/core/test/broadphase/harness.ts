@@ -19,7 +19,8 @@ function toRefPairs(list: ArrayLike<number>, map: Map<number, number>): string[]
   for (let i = 0; i < list.length; i += 2) {
     const a = map.get(list[i]);
     const b = map.get(list[i + 1]);
-    if (a === undefined || b === undefined) throw new Error(`unknown handle in pair (${list[i]}, ${list[i + 1]})`);
+    if (a === undefined || b === undefined)
+      throw new Error(`unknown handle in pair (${list[i]}, ${list[i + 1]})`);
     out.push(a < b ? `${a},${b}` : `${b},${a}`);
   }
   return out.sort();

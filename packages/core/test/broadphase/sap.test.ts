@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BruteForce, SweepAndPrune } from '../../src/index.js';
 
-
 function scene(n: number, d: 2 | 3, seed: number) {
   let s = seed;
   const r = () => {
@@ -40,9 +39,13 @@ describe('SweepAndPrune', () => {
     const probe = fileURLToPath(new URL('../support/heapProbe.ts', import.meta.url));
     const run = (...extra: string[]) =>
       JSON.parse(
-        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, 'SweepAndPrune', '1000', '3000', ...extra], {
-          encoding: 'utf8',
-        }),
+        execFileSync(
+          process.execPath,
+          ['--expose-gc', '--import', 'tsx', probe, 'SweepAndPrune', '1000', '3000', ...extra],
+          {
+            encoding: 'utf8',
+          },
+        ),
       ) as { growth: number[]; checksum: number };
     // A steady allocation of even 2 bytes a frame grows every 500-frame window by ≥ 1 KB. The runtime
     // (module loader thread, JIT) adds garbage to some windows at random, never to all: the quietest
@@ -113,8 +116,9 @@ describe('SweepAndPrune', () => {
     for (let i = 0; i < 10; i++) bp.insert([i, 0, i + 1.5, 1]);
     bp.update();
     bp.validate();
-    // Corrupt one endpoint value behind the structure's back.
-    (bp as unknown as { values: Float64Array[] }).values[0][3] = -100;
-    expect(() => bp.validate()).toThrow(/SAP: axis 0/);
+    // Corrupt one endpoint value behind the structure's back (region 1, the one cell, holds them all).
+    const inside = bp as unknown as { arena: { values: Float64Array[] }; regionStart: Int32Array };
+    inside.arena.values[0][inside.regionStart[1] + 3] = -100;
+    expect(() => bp.validate()).toThrow(/SAP: region 1 axis 0/);
   });
 });

@@ -12,7 +12,8 @@ const n = Number(nArg);
 const d = 3;
 const Ctor = (core as unknown as Record<string, new (o: { dimensions: 3 }) => core.Broadphase>)[name];
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!Ctor || !gc) throw new Error(`usage: node --expose-gc --import tsx heapProbe.ts <Broadphase> [n] [warmup]`);
+if (!Ctor || !gc)
+  throw new Error(`usage: node --expose-gc --import tsx heapProbe.ts <Broadphase> [n] [warmup]`);
 
 let seed = 5;
 const r = () => {
