@@ -8,6 +8,9 @@ export default defineConfig({
   resolve: {
     alias: {
       '@sieve/core': src('./packages/core/src/index.ts'),
+      '@sieve/matter': src('./packages/matter/src/index.ts'),
+      '@sieve/overlay': src('./packages/overlay/src/index.ts'),
+      '@sieve/cannon': src('./packages/cannon/src/index.ts'),
     },
   },
   test: {
