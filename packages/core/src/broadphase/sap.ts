@@ -545,10 +545,13 @@ export class SweepAndPrune implements Broadphase {
       if (pMax !== isMax) {
         const a = this.entryObject[token >> 1];
         const b = this.entryObject[pt >> 1];
-        const before = this.overlaps(a, b);
-        if (before !== this.overlapsWithLatestAxis(a, b, k)) {
-          if (before) this.pairSet.decrement(a, b);
-          else this.pairSet.increment(a, b);
+        // Before and after differ only on axis k: most swapped pairs are apart on another axis.
+        if (this.overlapsExcept(a, b, k)) {
+          const before = this.overlapsOn(this.listed, a, b, k);
+          if (before !== this.overlapsOn(this.store.bounds, a, b, k)) {
+            if (before) this.pairSet.decrement(a, b);
+            else this.pairSet.increment(a, b);
+          }
         }
       }
       v[j] = pv;
@@ -561,14 +564,12 @@ export class SweepAndPrune implements Broadphase {
     where[(token >> 1) * d2 + 2 * k + isMax] = j;
   }
 
-  /** Overlap of the listed boxes of a and b, but with axis k taken from their latest bounds. */
-  private overlapsWithLatestAxis(a: number, b: number, k: number): boolean {
-    const box = this.store.bounds;
+  /** Whether boxes a and b overlap on axis k, by the bounds in `boxes` (`listed` or the latest). */
+  private overlapsOn(boxes: Float64Array, a: number, b: number, k: number): boolean {
     const d = this.dimensions;
     const oa = a * 2 * d;
     const ob = b * 2 * d;
-    if (box[oa + k] > box[ob + d + k] || box[ob + k] > box[oa + d + k]) return false;
-    return this.overlapsExcept(a, b, k);
+    return boxes[oa + k] <= boxes[ob + d + k] && boxes[ob + k] <= boxes[oa + d + k];
   }
 
   /**
