@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ocsiKernelBytes } from '../../src/narrowphase/wasm/loader.js';
+
+// The TS lib here has no WebAssembly value types; describe the little this test uses.
+interface WasmModuleApi {
+  new (bytes: Uint8Array): object;
+  exports(m: object): { name: string }[];
+  imports(m: object): { module: string; name: string; kind: string }[];
+}
+const WasmModule = (globalThis as unknown as { WebAssembly: { Module: WasmModuleApi } }).WebAssembly.Module;
+
+const script = fileURLToPath(new URL('../../scripts/build-wasm.mjs', import.meta.url));
+
+describe('the embedded WebAssembly kernel', () => {
+  it('is built from the AssemblyScript source in the repo (the generated module is up to date)', () => {
+    // Recompiles src/narrowphase/wasm/ocsiKernel.as with asc and compares with the embedded base64.
+    const out = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    expect(out).toMatch(/up to date/);
+  });
+
+  it('stays under the 4 KB browsers allow for synchronous compilation, and exports the kernels', () => {
+    const bytes = ocsiKernelBytes();
+    expect(bytes.length).toBeLessThan(4096);
+    const mod = new WasmModule(bytes);
+    const names = WasmModule.exports(mod).map((e) => e.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['ocsiOverlapUniform', 'ocsiOverlapLanes', 'ocsiDistanceSq']),
+    );
+    expect(WasmModule.imports(mod)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
+  });
+});
