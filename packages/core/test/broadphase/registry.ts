@@ -10,14 +10,39 @@ export interface BroadphaseEntry {
 }
 
 export const BROADPHASES: BroadphaseEntry[] = [
+  // Default options: one region until 256 boxes (most suite scenes), then an automatic grid.
   { name: 'SweepAndPrune', create: (o) => new SweepAndPrune({ ...o, validate: true }) },
-  // Thresholds forced to the extremes, so both code paths of each step run on every scene.
+  // The grid switched on early, mid-sequence, with few boxes per cell.
   {
-    name: 'SweepAndPrune (always full pass, always rebuild)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, fullPassShare: 0, rebuildShare: 0 }),
+    name: 'SweepAndPrune (auto grid from 40 boxes)',
+    create: (o) => new SweepAndPrune({ ...o, validate: true, autoGridThreshold: 40, objectsPerCell: 4 }),
+  },
+  // Small fixed cells: boxes in several regions, cell crossings every frame, big boxes.
+  {
+    name: 'SweepAndPrune (cells of 3)',
+    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 3 }),
+  },
+  // Insertion-sort passes for every batch of moves, however small.
+  {
+    name: 'SweepAndPrune (cells of 5, passes always)',
+    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 5, passShare: 0 }),
+  },
+  // One region and passes always: the classic single-list SAP with whole-list passes.
+  {
+    name: 'SweepAndPrune (one region, passes always)',
+    create: (o) =>
+      new SweepAndPrune({ ...o, validate: true, cellSize: Number.POSITIVE_INFINITY, passShare: 0 }),
   },
   {
-    name: 'SweepAndPrune (never full pass, one-by-one inserts)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, fullPassShare: 2, rebuildShare: 1e9, initialCapacity: 1 }),
+    name: 'SweepAndPrune (cells of 1, big past 4 cells)',
+    create: (o) =>
+      new SweepAndPrune({
+        ...o,
+        validate: true,
+        cellSize: 1,
+        maxCellsPerObject: 4,
+        initialCapacity: 1,
+        passShare: 2,
+      }),
   },
 ];
