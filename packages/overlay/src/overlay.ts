@@ -1,0 +1,233 @@
+/**
+ * Overlay: a {@link FrameRecorder} that draws itself on its own `<canvas>` above the game — no dependency
+ * on the game's renderer. The canvas ignores the pointer; only the small toolbar buttons (mode, export)
+ * take clicks and touches. A key (default backquote) cycles full → compact → hidden. Redraws are
+ * throttled (10 Hz by default: a full redraw measured ~0.2 ms in headless Chromium, so ~0.03 ms a frame
+ * at 60 fps) and timed: the overlay records its own cost per frame and shows it.
+ *
+ * Source: no seed document covers overlays; follows the issue text (issue 7, "@sieve/overlay": own canvas
+ * above the game, toggles to hide it, well under 0.1 ms per frame, export of the recorded frames as JSON).
+ */
+import { type DrawOptions, drawOverlay, type OverlayMode, overlayHeight } from './draw.js';
+import { FrameRecorder, type RecorderOptions } from './recorder.js';
+
+/** Options of an {@link Overlay}. */
+export interface OverlayOptions extends RecorderOptions {
+  /** Element the overlay is appended to. Default `document.body` (then the overlay is `position: fixed`). */
+  parent?: HTMLElement;
+  /** Corner of the parent the overlay sits in. Default `'top-right'`. */
+  corner?: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
+  /** Width in CSS pixels. Default 300. */
+  width?: number;
+  /** Initial mode. Default `'full'`. */
+  mode?: OverlayMode;
+  /** Title in the header. Default `'Sieve'`. */
+  title?: string;
+  /** `KeyboardEvent.key` that cycles the mode (case-insensitive), or `null` for none. Default '`'. */
+  toggleKey?: string | null;
+  /** Maximum redraw rate in Hz. Default 10. */
+  redrawHz?: number;
+  /** Show the toolbar buttons (mode, JSON export). Default true. */
+  buttons?: boolean;
+  /** CSS z-index of the overlay. Default 1000. */
+  zIndex?: number;
+}
+
+const MODES: readonly OverlayMode[] = ['full', 'compact', 'hidden'];
+
+/**
+ * A per-frame timing overlay for the browser. Feed it like a {@link FrameRecorder}
+ * (`begin`/`end`/`record`/`count`, then `endFrame()` once per frame); it redraws itself.
+ *
+ * @example
+ * const overlay = new Overlay({ phases: ['physics', 'render'], counters: ['bodies'] });
+ * function tick() {
+ *   overlay.begin('physics'); step(); overlay.end();
+ *   overlay.begin('render'); draw(); overlay.end();
+ *   overlay.count('bodies', world.bodies.length);
+ *   overlay.endFrame();
+ *   requestAnimationFrame(tick);
+ * }
+ */
+export class Overlay extends FrameRecorder {
+  /** The overlay's container (toolbar + canvas). */
+  readonly element: HTMLDivElement;
+  /** The canvas the overlay draws on. */
+  readonly canvas: HTMLCanvasElement;
+  /** Phases (by index) whose graphs are hidden; edit and call {@link draw} to apply. */
+  readonly hiddenPhases = new Set<number>();
+  /** Number of redraws so far. */
+  drawCount = 0;
+  /** Total time spent in redraws so far, in ms (`drawTimeMs / drawCount` is the cost of one redraw). */
+  drawTimeMs = 0;
+
+  private readonly ctx: CanvasRenderingContext2D;
+  private readonly width: number;
+  private readonly title: string;
+  private readonly minInterval: number;
+  private readonly toggleKey: string | null;
+  private readonly modeButton: HTMLButtonElement | null = null;
+  private currentMode: OverlayMode;
+  private lastDraw = Number.NEGATIVE_INFINITY;
+  private readonly onKey: (e: KeyboardEvent) => void;
+  private readonly drawOptions: DrawOptions;
+
+  constructor(options: OverlayOptions = {}) {
+    super(options);
+    if (typeof document === 'undefined')
+      throw new Error(
+        'Overlay needs a DOM document; use FrameRecorder (and drawOverlay) outside the browser',
+      );
+    const width = options.width ?? 300;
+    if (!Number.isFinite(width) || width < 120) throw new RangeError(`width must be >= 120, got ${width}`);
+    const hz = options.redrawHz ?? 10;
+    if (!Number.isFinite(hz) || hz <= 0)
+      throw new RangeError(`redrawHz must be a positive number, got ${hz}`);
+    const mode = options.mode ?? 'full';
+    if (!MODES.includes(mode)) throw new RangeError(`mode must be one of ${MODES.join(', ')}, got ${mode}`);
+    this.width = width;
+    this.title = options.title ?? 'Sieve';
+    this.minInterval = 1000 / hz;
+    this.toggleKey = options.toggleKey === undefined ? '`' : options.toggleKey;
+    this.currentMode = mode;
+    this.drawOptions = { width, mode, title: this.title, hiddenPhases: this.hiddenPhases };
+
+    const parent = options.parent ?? document.body;
+    const corner = options.corner ?? 'top-right';
+    const el = document.createElement('div');
+    el.className = 'sieve-overlay';
+    const s = el.style;
+    s.position = parent === document.body ? 'fixed' : 'absolute';
+    s[corner.startsWith('top') ? 'top' : 'bottom'] = '0';
+    s[corner.endsWith('left') ? 'left' : 'right'] = '0';
+    s.zIndex = String(options.zIndex ?? 1000);
+    s.pointerEvents = 'none';
+    s.display = 'flex';
+    s.flexDirection = 'column';
+    s.alignItems = corner.endsWith('left') ? 'flex-start' : 'flex-end';
+    s.font = '11px ui-monospace, Menlo, Consolas, monospace';
+
+    if (options.buttons ?? true) {
+      const bar = document.createElement('div');
+      bar.style.display = 'flex';
+      bar.style.gap = '2px';
+      const button = (label: string, title: string, onClick: () => void) => {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.textContent = label;
+        b.title = title;
+        const bs = b.style;
+        bs.pointerEvents = 'auto';
+        bs.font = 'inherit';
+        bs.color = '#e8eaf6';
+        bs.background = 'rgba(10, 12, 20, 0.82)';
+        bs.border = '1px solid #3949ab';
+        bs.padding = '1px 6px';
+        bs.cursor = 'pointer';
+        b.addEventListener('click', (e) => {
+          e.stopPropagation();
+          onClick();
+        });
+        bar.appendChild(b);
+        return b;
+      };
+      button('json', 'Download the recorded frames as JSON', () => this.download());
+      this.modeButton = button('', 'Cycle overlay: full / compact / hidden', () => this.toggle());
+      el.appendChild(bar);
+    }
+
+    const canvas = document.createElement('canvas');
+    canvas.style.display = 'block';
+    canvas.style.pointerEvents = 'none';
+    el.appendChild(canvas);
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('Overlay: canvas 2-D context unavailable');
+    this.canvas = canvas;
+    this.ctx = ctx;
+    this.element = el;
+    parent.appendChild(el);
+
+    this.onKey = (e: KeyboardEvent) => {
+      const key = this.toggleKey;
+      if (key === null || e.key.toLowerCase() !== key.toLowerCase() || e.repeat) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
+      this.toggle();
+    };
+    window.addEventListener('keydown', this.onKey);
+    this.applyMode();
+  }
+
+  /** Current mode. */
+  get mode(): OverlayMode {
+    return this.currentMode;
+  }
+
+  /** Sets the mode and redraws. */
+  setMode(mode: OverlayMode): void {
+    if (!MODES.includes(mode)) throw new RangeError(`mode must be one of ${MODES.join(', ')}, got ${mode}`);
+    this.currentMode = mode;
+    this.applyMode();
+  }
+
+  /** Cycles full → compact → hidden → full. */
+  toggle(): void {
+    this.setMode(MODES[(MODES.indexOf(this.currentMode) + 1) % MODES.length]);
+  }
+
+  private applyMode(): void {
+    this.drawOptions.mode = this.currentMode;
+    this.canvas.style.display = this.currentMode === 'hidden' ? 'none' : 'block';
+    if (this.modeButton) this.modeButton.textContent = `${this.currentMode} ▸`;
+    this.draw();
+  }
+
+  /** Closes the frame (see {@link FrameRecorder.endFrame}) and redraws when the throttle allows. */
+  override endFrame(): void {
+    super.endFrame();
+    if (this.currentMode === 'hidden') return;
+    if (this.lastFrameTime - this.lastDraw < this.minInterval) return;
+    this.lastDraw = this.lastFrameTime;
+    this.draw();
+  }
+
+  /** Redraws now, and charges the time it took to the overlay's own cost of the last frame. */
+  draw(): void {
+    const t0 = this.now();
+    const dpr = (typeof window !== 'undefined' && window.devicePixelRatio) || 1;
+    const h = overlayHeight(this, this.drawOptions);
+    const cw = Math.round(this.width * dpr);
+    const ch = Math.max(1, Math.round(h * dpr));
+    const c = this.canvas;
+    if (c.width !== cw || c.height !== ch) {
+      c.width = cw;
+      c.height = ch;
+      c.style.width = `${this.width}px`;
+      c.style.height = `${h}px`;
+    }
+    if (h > 0) {
+      this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawOverlay(this.ctx, this, this.drawOptions);
+    }
+    const ms = this.now() - t0;
+    this.drawCount++;
+    this.drawTimeMs += ms;
+    this.addOverhead(ms);
+  }
+
+  /** Offers the recorded frames as a JSON file download (browser only). */
+  download(filename = 'sieve-overlay.json'): void {
+    const url = URL.createObjectURL(new Blob([this.exportFrames(1)], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = filename;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  /** Removes the overlay from the page and its key listener. Recorded data stays readable. */
+  destroy(): void {
+    window.removeEventListener('keydown', this.onKey);
+    this.element.remove();
+  }
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Canvas2DLike,
+  drawOverlay,
+  FrameRecorder,
+  formatMs,
+  niceCeil,
+  overlayHeight,
+  PHASE_COLORS,
+} from '../src/index.js';
+
+type Op = { op: string; args: unknown[]; strokeStyle: unknown; dash: number[] };
+
+/** A fake 2-D context recording every call, with the stroke style and dash at the time of the call. */
+function fakeContext() {
+  const ops: Op[] = [];
+  let dash: number[] = [];
+  const ctx: Canvas2DLike & { ops: Op[] } = {
+    ops,
+    fillStyle: '',
+    strokeStyle: '',
+    lineWidth: 1,
+    font: '',
+    textBaseline: '',
+    clearRect: (...args) => ops.push({ op: 'clearRect', args, strokeStyle: ctx.strokeStyle, dash }),
+    fillRect: (...args) => ops.push({ op: 'fillRect', args, strokeStyle: ctx.strokeStyle, dash }),
+    fillText: (...args) => ops.push({ op: 'fillText', args, strokeStyle: ctx.strokeStyle, dash }),
+    beginPath: () => ops.push({ op: 'beginPath', args: [], strokeStyle: ctx.strokeStyle, dash }),
+    moveTo: (...args) => ops.push({ op: 'moveTo', args, strokeStyle: ctx.strokeStyle, dash }),
+    lineTo: (...args) => ops.push({ op: 'lineTo', args, strokeStyle: ctx.strokeStyle, dash }),
+    stroke: () => ops.push({ op: 'stroke', args: [], strokeStyle: ctx.strokeStyle, dash }),
+    setLineDash: (d) => {
+      dash = d;
+    },
+  };
+  return ctx;
+}
+
+/** Splits the recorded ops into stroked paths: points and the style they were stroked with. */
+function paths(ops: Op[]) {
+  const out: { points: [number, number][]; style: unknown; dashed: boolean }[] = [];
+  let cur: [number, number][] = [];
+  for (const o of ops) {
+    if (o.op === 'beginPath') cur = [];
+    else if (o.op === 'moveTo' || o.op === 'lineTo') cur.push(o.args as [number, number]);
+    else if (o.op === 'stroke') out.push({ points: cur, style: o.strokeStyle, dashed: o.dash.length > 0 });
+  }
+  return out;
+}
+
+function recorder(frames: number, cap = 50) {
+  let t = 0;
+  const rec = new FrameRecorder({ capacity: cap, now: () => t, phases: ['broadphase', 'render'] });
+  for (let f = 0; f < frames; f++) {
+    rec.record('broadphase', 1 + (f % 5)); // 1..5 ms
+    rec.record('render', 0.25);
+    rec.count('bodies', 1000 + f);
+    t += f === frames - 1 ? 40 : 16; // one slow 40 ms frame at the end: frame-graph scale 50 ms
+    rec.endFrame();
+  }
+  return rec;
+}
+
+describe('niceCeil / formatMs', () => {
+  it('rounds up to the 1-2-5 series and keeps exact steps', () => {
+    expect([0.03, 0.05, 0.7, 1, 1.2, 2, 2.1, 4.9, 5, 16.7, 20, 21, 99, 0, -1].map(niceCeil)).toEqual([
+      0.05, 0.05, 1, 1, 2, 2, 5, 5, 5, 20, 20, 50, 100, 1, 1,
+    ]);
+    expect([0.1234, 12.345, 123.4].map(formatMs)).toEqual(['0.12', '12.3', '123']);
+  });
+});
+
+describe('drawOverlay (fake 2-D context)', () => {
+  it('draws one polyline per graph with one point per frame, newest at the right edge, inside its box', () => {
+    const rec = recorder(30);
+    const ctx = fakeContext();
+    const h = drawOverlay(ctx, rec, { width: 300 });
+    expect(h).toBe(overlayHeight(rec, { width: 300 }));
+    const series = paths(ctx.ops).filter((p) => !p.dashed);
+    // frame graph + two phases
+    expect(series.length).toBe(3);
+    expect(series[1].style).toBe(PHASE_COLORS[0]);
+    expect(series[2].style).toBe(PHASE_COLORS[1]);
+    for (const s of series) {
+      expect(s.points.length).toBe(30);
+      expect(s.points[29][0]).toBeCloseTo(300 - 6, 9); // right edge = width - padding
+      for (let k = 1; k < 30; k++) expect(s.points[k][0]).toBeGreaterThan(s.points[k - 1][0]);
+      for (const [, y] of s.points) {
+        expect(y).toBeGreaterThanOrEqual(0);
+        expect(y).toBeLessThanOrEqual(h);
+      }
+    }
+    // Broadphase heights follow the values: scale niceCeil(5) = 5 ms over a 22 px graph.
+    const bp = series[1].points;
+    const bottom = Math.max(...bp.map((p) => p[1])); // value 1 → 22*(1 - 1/5) above the top…
+    const top = Math.min(...bp.map((p) => p[1])); // value 5 = scale → top of the box
+    expect(bottom - top).toBeCloseTo(22 * (4 / 5), 6);
+    // Min/median/max text row for broadphase.
+    const texts = ctx.ops.filter((o) => o.op === 'fillText').map((o) => o.args[0] as string);
+    const row = texts.find((t) => t.startsWith('broadphase'));
+    expect(row).toContain('1.00/3.00/5.00');
+    expect(row?.trimEnd().endsWith(' 5')).toBe(true); // graph scale 5 ms
+    expect(texts.some((t) => t.includes('bodies 1029'))).toBe(true);
+  });
+
+  it('draws the frame-budget line at 16.7 ms on the frame graph, and on phase graphs only in range', () => {
+    const rec = recorder(30);
+    const ctx = fakeContext();
+    drawOverlay(ctx, rec);
+    const dashed = paths(ctx.ops).filter((p) => p.dashed);
+    // Only the frame graph's scale (niceCeil(max(40, 16.7)) = 50) contains the budget; phases top at 5 and 0.5.
+    expect(dashed.length).toBe(1);
+    const [[x0, y0], [x1, y1]] = dashed[0].points;
+    expect(y0).toBe(y1);
+    expect(x1 - x0).toBe(300 - 12);
+    const frameTop = 6 + 2 * 13; // padding + header and legend lines
+    expect(y0).toBeCloseTo(frameTop + 40 - (16.7 / 50) * 40, 9);
+    // A phase that takes 30 ms gets its own budget line.
+    rec.record('broadphase', 30);
+    rec.endFrame();
+    const ctx2 = fakeContext();
+    drawOverlay(ctx2, rec);
+    expect(paths(ctx2.ops).filter((p) => p.dashed).length).toBe(2);
+  });
+
+  it('compact mode draws text only, hidden mode draws nothing, hidden phases drop their graph', () => {
+    const rec = recorder(10);
+    const compact = fakeContext();
+    const hc = drawOverlay(compact, rec, { mode: 'compact' });
+    expect(paths(compact.ops).length).toBe(0);
+    expect(compact.ops.filter((o) => o.op === 'fillText').length).toBe(2 + 2 + 1); // header, legend, 2 phases, counters
+    expect(hc).toBeLessThan(overlayHeight(rec));
+    const hidden = fakeContext();
+    expect(drawOverlay(hidden, rec, { mode: 'hidden' })).toBe(0);
+    expect(hidden.ops.every((o) => o.op === 'clearRect')).toBe(true);
+    const some = fakeContext();
+    drawOverlay(some, rec, { hiddenPhases: new Set([0]) });
+    expect(paths(some.ops).filter((p) => !p.dashed).length).toBe(2);
+    expect(overlayHeight(rec, { hiddenPhases: new Set([0]) })).toBe(overlayHeight(rec) - 26);
+  });
+
+  it('draws an empty recorder without paths', () => {
+    const rec = new FrameRecorder({ now: () => 0, phases: ['a'] });
+    const ctx = fakeContext();
+    expect(drawOverlay(ctx, rec)).toBe(overlayHeight(rec));
+    expect(paths(ctx.ops).filter((p) => p.points.length > 2).length).toBe(0);
+  });
+});
