@@ -932,15 +932,25 @@ export class SweepAndPrune implements Broadphase {
     this.freeEntries[this.freeEntryCount++] = e;
   }
 
-  /** Adds `delta` to the count of every pair of `slot` with another box of region r it overlaps. */
+  /**
+   * Adds `delta` to the count of every pair of `slot` (entry e) with another box of region r it
+   * overlaps. The axis-0 list is sorted, so box B overlaps e on axis 0 exactly when B's max lies right
+   * of e's min and B's min lies left of e's max: only the max tokens right of e's min are looked at, and
+   * only boxes that pass on axis 0 are tested on the other axes.
+   */
   private countPartners(r: number, e: number, slot: number, delta: number): void {
     const t = this.arena.tokens[0];
+    const where = this.where;
+    const d2 = 2 * this.dimensions;
     const end = this.regionStart[r] + this.regionLength[r];
-    for (let i = this.regionStart[r]; i < end; i++) {
+    const eMin = where[e * d2];
+    const eMax = where[e * d2 + 1];
+    for (let i = eMin + 1; i < end; i++) {
       const token = t[i];
-      if ((token & 1) === 1 || token >> 1 === e) continue;
+      if ((token & 1) === 0 || token >> 1 === e) continue;
+      if (where[(token >> 1) * d2] > eMax) continue;
       const other = this.entryObject[token >> 1];
-      if (this.overlaps(slot, other)) {
+      if (this.overlapsExcept(slot, other, 0)) {
         if (delta > 0) this.pairSet.increment(slot, other);
         else this.pairSet.decrement(slot, other);
       }
