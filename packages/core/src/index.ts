@@ -5,9 +5,11 @@
  * - `broadphase/` — incremental sweep and prune, octree, brute-force reference (one shared contract).
  * - `narrowphase/` — OCSI sphere–box tests and the reference variants, OBB–OBB separating axes.
  * - `bvh/` — packed triangle BVH, mesh–mesh, mesh–shape and ray queries.
+ * - `ccd/` — continuous collision: time of impact by conservative advancement, swept bounds.
  * - `math/` — small vector, quaternion and OBB helpers shared by the rest.
  */
 export * from './broadphase/index.js';
 export * from './bvh/index.js';
+export * from './ccd/index.js';
 export * from './math/index.js';
 export * from './narrowphase/index.js';

@@ -1,0 +1,215 @@
+/**
+ * `MeshBVH`: a triangle bounding-volume hierarchy over an indexed (or non-indexed) mesh, packed in one
+ * `ArrayBuffer`, with `refit()`, `serialize()` and `MeshBVH.deserialize()`.
+ *
+ * Follows `002_843453ac9dcf85c9.txt` (Project Oort, "AABB bounding-volume hierarchy": AABBs over
+ * triangles, split at the centre of the longest axis, leaves below a size or past a depth) and the
+ * design of three-mesh-bvh's `MeshBVH` (`src/core/MeshBVH.js`: packed nodes, left child implicit,
+ * serialize/deserialize so a tree can be built once, shipped, or built in a worker). Queries live in
+ * their own files (`meshMesh.ts`, `meshSphere.ts`, `meshObb.ts`, `raycast.ts`).
+ *
+ * Memory: the node buffer (32 bytes a node, about `2n / leafSize` nodes), `triIds` (4 bytes a
+ * triangle) and `triVerts`, a float32 copy of each triangle's three vertices in leaf order (36 bytes a
+ * triangle) so leaves read contiguous memory instead of chasing the index buffer.
+ */
+import { type BuildOptions, buildTopology, resolveBuildOptions } from './build.js';
+import { NODE_BYTES, NODE_WORDS } from './nodes.js';
+import { gatherAndRefit } from './refit.js';
+import { type TriangleIndex, validateMesh } from './validate.js';
+
+const MAGIC = 0x48425653; // 'SVBH'
+const FORMAT_VERSION = 1;
+const HEADER_BYTES = 32;
+const RESTORE = Symbol('restore');
+
+interface RestoreParts {
+  nodes: ArrayBuffer;
+  nodeCount: number;
+  triIds: Uint32Array;
+}
+
+/**
+ * A BVH over the triangles of a mesh.
+ *
+ * The BVH keeps references to `positions` and `index` (it never copies or modifies them) and a float32
+ * copy of the triangles in leaf order. After moving vertices, call {@link MeshBVH.refit}.
+ *
+ * ```ts
+ * const bvh = new MeshBVH(geometry.attributes.position.array as Float32Array, geometry.index?.array as Uint32Array);
+ * ```
+ */
+export class MeshBVH {
+  /** Vertex positions (xyz triples) the tree was built from; referenced, not copied. */
+  positions: Float32Array;
+  /** Index buffer (three vertex indices a triangle) or `null` for a non-indexed mesh; referenced. */
+  readonly index: TriangleIndex;
+  /** Number of triangles. */
+  readonly triangleCount: number;
+  /** Number of nodes in {@link MeshBVH.nodes}. */
+  readonly nodeCount: number;
+  /** The packed nodes (32 bytes each; layout in `nodes.ts`). */
+  readonly nodes: ArrayBuffer;
+  /** Float32 view of {@link MeshBVH.nodes} (bounds in words 0–5 of each node). */
+  readonly nodeF32: Float32Array;
+  /** Int32 view of {@link MeshBVH.nodes} (links in words 6–7 of each node). */
+  readonly nodeI32: Int32Array;
+  /** Triangle slot → index of the triangle in the original mesh. Leaves cover contiguous slots. */
+  readonly triIds: Uint32Array;
+  /** The triangles in slot order, 9 floats each (x0 y0 z0 x1 y1 z1 x2 y2 z2). */
+  readonly triVerts: Float32Array;
+  /** Incremented by every {@link MeshBVH.refit}; query caches use it to notice moved vertices. */
+  version = 0;
+
+  /**
+   * Builds the tree. Throws a `TypeError`/`RangeError` naming the argument for a non-`Float32Array`
+   * position buffer, a length that is not a multiple of 3 (or of 9 without index), a non-finite
+   * coordinate, an index count that is not a multiple of 3, an out-of-range index, or bad options.
+   */
+  constructor(positions: Float32Array, index: TriangleIndex = null, options: BuildOptions = {}) {
+    const triCount = validateMesh(positions, index);
+    const restore = (options as { [RESTORE]?: RestoreParts })[RESTORE];
+    const topo = restore ?? buildTopology(positions, index, triCount, resolveBuildOptions(options));
+    this.positions = positions;
+    this.index = index;
+    this.triangleCount = triCount;
+    this.nodeCount = topo.nodeCount;
+    this.nodes = topo.nodes;
+    this.nodeF32 = new Float32Array(topo.nodes);
+    this.nodeI32 = new Int32Array(topo.nodes);
+    this.triIds = topo.triIds;
+    this.triVerts = new Float32Array(9 * triCount);
+    gatherAndRefit(positions, index, this.triIds, this.triVerts, this.nodeF32, this.nodeI32, this.nodeCount);
+  }
+
+  /**
+   * Recomputes every node's bounds after vertices moved (same index buffer, same vertex count). Pass
+   * the new positions, or nothing if the original `positions` array was modified in place. The tree
+   * topology is kept: queries stay exact, but a large deformation makes them slower (rebuild then).
+   */
+  refit(positions: Float32Array = this.positions): void {
+    if (!(positions instanceof Float32Array) || positions.length !== this.positions.length) {
+      throw new RangeError(
+        `MeshBVH.refit: positions must be a Float32Array of the same length (${this.positions.length})`,
+      );
+    }
+    for (let i = 0; i < positions.length; i++) {
+      const v = positions[i];
+      if (v - v !== 0) throw new RangeError(`MeshBVH.refit: positions[${i}] is not finite (${v})`);
+    }
+    this.positions = positions;
+    gatherAndRefit(
+      positions,
+      this.index,
+      this.triIds,
+      this.triVerts,
+      this.nodeF32,
+      this.nodeI32,
+      this.nodeCount,
+    );
+    this.version++;
+  }
+
+  /** Writes the root bounds `[minX, minY, minZ, maxX, maxY, maxZ]` into `out` and returns it. */
+  getBounds<T extends number[] | Float32Array | Float64Array>(out: T): T {
+    for (let k = 0; k < 6; k++) out[k] = this.nodeF32[k];
+    return out;
+  }
+
+  /**
+   * The tree as one `ArrayBuffer` (transferable to or from a worker): a 32-byte header, the nodes, and
+   * the triangle order. Vertex data is not included; {@link MeshBVH.deserialize} takes the same
+   * `positions` and `index` again.
+   */
+  serialize(): ArrayBuffer {
+    const bytes = HEADER_BYTES + this.nodeCount * NODE_BYTES + 4 * this.triangleCount;
+    const out = new ArrayBuffer(bytes);
+    const head = new Uint32Array(out, 0, 8);
+    head[0] = MAGIC;
+    head[1] = FORMAT_VERSION;
+    head[2] = this.triangleCount;
+    head[3] = this.nodeCount;
+    head[4] = this.positions.length / 3;
+    head[5] = this.index ? 1 : 0;
+    new Uint8Array(out, HEADER_BYTES, this.nodeCount * NODE_BYTES).set(new Uint8Array(this.nodes));
+    new Uint32Array(out, HEADER_BYTES + this.nodeCount * NODE_BYTES, this.triangleCount).set(this.triIds);
+    return out;
+  }
+
+  /**
+   * Restores a tree written by {@link MeshBVH.serialize} for the same mesh (`positions` may have moved:
+   * bounds are recomputed). Throws if the buffer is not a serialized BVH, if it was made for a mesh with
+   * a different vertex or triangle count, or if its nodes are inconsistent.
+   */
+  static deserialize(data: ArrayBuffer, positions: Float32Array, index: TriangleIndex = null): MeshBVH {
+    if (!(data instanceof ArrayBuffer) || data.byteLength < HEADER_BYTES) {
+      throw new TypeError('MeshBVH.deserialize: data must be an ArrayBuffer written by MeshBVH.serialize()');
+    }
+    const head = new Uint32Array(data, 0, 8);
+    if (head[0] !== MAGIC) throw new RangeError('MeshBVH.deserialize: data is not a serialized MeshBVH');
+    if (head[1] !== FORMAT_VERSION) {
+      throw new RangeError(`MeshBVH.deserialize: unsupported format version ${head[1]}`);
+    }
+    const triCount = validateMesh(positions, index);
+    const [, , nTri, nNode, nVert, indexed] = head;
+    if (nTri !== triCount || nVert !== positions.length / 3 || (indexed === 1) !== (index !== null)) {
+      throw new RangeError(
+        `MeshBVH.deserialize: data was built for ${nTri} triangles / ${nVert} vertices (${indexed ? 'indexed' : 'non-indexed'}), ` +
+          `got ${triCount} / ${positions.length / 3} (${index ? 'indexed' : 'non-indexed'})`,
+      );
+    }
+    if (data.byteLength !== HEADER_BYTES + nNode * NODE_BYTES + 4 * nTri || nNode < 1) {
+      throw new RangeError('MeshBVH.deserialize: data has the wrong length');
+    }
+    const nodes = data.slice(HEADER_BYTES, HEADER_BYTES + nNode * NODE_BYTES);
+    const triIds = new Uint32Array(data.slice(HEADER_BYTES + nNode * NODE_BYTES));
+    checkStructure(new Int32Array(nodes), nNode, triIds, nTri);
+    return new MeshBVH(positions, index, { [RESTORE]: { nodes, nodeCount: nNode, triIds } } as BuildOptions);
+  }
+}
+
+/**
+ * Checks that the node links and leaf ranges describe a tree whose leaves cover every triangle slot
+ * exactly once, in order, and that `triIds` is a permutation. Throws a `RangeError` otherwise.
+ */
+export function checkStructure(
+  i32: Int32Array,
+  nodeCount: number,
+  triIds: Uint32Array,
+  triCount: number,
+): void {
+  const seen = new Uint8Array(triCount);
+  for (let s = 0; s < triCount; s++) {
+    const t = triIds[s];
+    if (t >= triCount || seen[t])
+      throw new RangeError(`MeshBVH: triangle order is not a permutation (slot ${s})`);
+    seen[t] = 1;
+  }
+  // Depth-first walk: leaves must appear in slot order and end exactly at triCount.
+  const stack = new Int32Array(2 * nodeCount + 2);
+  let sp = 0;
+  stack[sp++] = 0;
+  let nextSlot = 0;
+  let visited = 0;
+  while (sp > 0) {
+    const node = stack[--sp];
+    visited++;
+    if (visited > nodeCount) throw new RangeError('MeshBVH: node links form a cycle');
+    const w = node * NODE_WORDS;
+    const tag = i32[w + 7];
+    if (tag < 0) {
+      if (i32[w + 6] !== nextSlot)
+        throw new RangeError(`MeshBVH: leaf ${node} does not start at slot ${nextSlot}`);
+      nextSlot += ~tag;
+    } else {
+      const r = i32[w + 6];
+      if (tag > 2 || r <= node + 1 || r >= nodeCount || node + 1 >= nodeCount) {
+        throw new RangeError(`MeshBVH: inner node ${node} has invalid links`);
+      }
+      stack[sp++] = r;
+      stack[sp++] = node + 1;
+    }
+  }
+  if (nextSlot !== triCount || visited !== nodeCount) {
+    throw new RangeError('MeshBVH: leaves do not cover every triangle exactly once');
+  }
+}

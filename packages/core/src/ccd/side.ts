@@ -1,0 +1,470 @@
+/**
+ * One body of a continuous-collision query, prepared once per call into a flat `Float64Array` (no
+ * allocation): validated inputs, the motion of seeds/003_242aab26ee069742.txt §2.2 reduced to a start
+ * pose, a displacement and a rotation angle about a fixed axis, the bound L of Eq. 33 (the largest
+ * distance from the rotation centre to the shape's core), and the pose at any time t ∈ [0, 1] of the frame.
+ *
+ * "Core + radius": a sphere is its centre (a point) grown by its radius, a box and a mesh have radius 0.
+ * Rotating a sphere about its own centre changes nothing, so its L is only |offset| — Eq. 32 with L
+ * measured to the core is still an upper bound on how fast the distance can shrink (the radius part of
+ * the surface moves rigidly with the core).
+ *
+ * 2-D bodies use the same record with z = 0 and ω along z (a rectangle is a box of zero z extent).
+ */
+import { MeshBVH } from '../bvh/MeshBVH.js';
+import { checkFinite, checkFiniteArray, checkNonNegative, checkNonNegativeArray } from '../math/validate.js';
+import type { CcdMotion, CcdMotion2D, CcdShape, CcdShape2D } from './types.js';
+
+/** Shape kinds inside the module. Pairs are ordered by kind (a mesh is always side B). */
+export const KIND_SPHERE = 0;
+export const KIND_BOX = 1;
+export const KIND_MESH = 2;
+
+// Record layout (offsets into a side's Float64Array).
+/** Body rotation centre at t = 0. */
+export const P0 = 0;
+/** Displacement over the frame, v·dt. */
+export const VD = 3;
+/** Rotation over the frame as a vector, ω·dt (world). */
+export const WD = 6;
+/** Unit rotation axis (valid when TH > 0). */
+export const AX = 9;
+/** Rotation angle over the frame, |ω|·dt. */
+export const TH = 12;
+/** Shape's world orientation at t = 0 (body quaternion ⊗ local orientation), normalized. */
+export const Q0 = 13;
+/** Shape centre minus body centre at t = 0 (world). */
+export const O0 = 17;
+/** Core radius (sphere radius; 0 for box and mesh). */
+export const RAD = 20;
+/** Current pose as a 15-number OBB: centre, axes (rows), half extents (box; zero otherwise). */
+export const OBB = 21;
+/** Bound L (Eq. 33): largest distance from the body centre to the shape's core. */
+export const LB = 36;
+/** Rotation term of Eq. 32 over the frame: |ω|·dt·L. */
+export const WL = 37;
+/** Body centre at the current t. */
+export const BC = 38;
+/** Size used for the default tolerance (radius / half diagonal). */
+export const SIZE = 41;
+/** Local bound of the core about the shape's own centre (box half diagonal, mesh vertex bound). */
+export const CORE = 42;
+/** Numbers per side record. */
+export const SIDE_SIZE = 43;
+
+/** The two sides of the current query. */
+export const sides = [new Float64Array(SIDE_SIZE), new Float64Array(SIDE_SIZE)];
+/** Kind of each side. */
+export const kinds = new Int32Array(2);
+/** BVH of each side (mesh kind only). */
+export const meshes: (MeshBVH | null)[] = [null, null];
+
+const QL = new Float64Array(4);
+
+// The unit quaternion q[qo..] as three rotated axes, row by row, into out[oo..] (as math/quat.ts's
+// quatToAxes, typed to Float64Array so the stores stay monomorphic).
+function axesFromQuat(q: Float64Array, qo: number, out: Float64Array, oo: number): void {
+  const x = q[qo];
+  const y = q[qo + 1];
+  const z = q[qo + 2];
+  const w = q[qo + 3];
+  const x2 = x + x;
+  const y2 = y + y;
+  const z2 = z + z;
+  const xx = x * x2;
+  const yy = y * y2;
+  const zz = z * z2;
+  const xy = x * y2;
+  const xz = x * z2;
+  const yz = y * z2;
+  const wx = w * x2;
+  const wy = w * y2;
+  const wz = w * z2;
+  out[oo] = 1 - (yy + zz);
+  out[oo + 1] = xy + wz;
+  out[oo + 2] = xz - wy;
+  out[oo + 3] = xy - wz;
+  out[oo + 4] = 1 - (xx + zz);
+  out[oo + 5] = yz + wx;
+  out[oo + 6] = xz + wy;
+  out[oo + 7] = yz - wx;
+  out[oo + 8] = 1 - (xx + yy);
+}
+
+// Argument checks that build the argument's name (`motionA.position`) only when they throw: the
+// validating entry points run every frame and must not allocate.
+function vec(
+  fn: string,
+  prefix: string,
+  field: string,
+  a: ArrayLike<number>,
+  len: number,
+  nonNeg: boolean,
+): void {
+  if (a !== null && typeof a === 'object' && a.length >= len) {
+    let ok = true;
+    for (let i = 0; i < len; i++) {
+      const v = a[i];
+      if (typeof v !== 'number' || v - v !== 0 || (nonNeg && v < 0)) ok = false;
+    }
+    if (ok) return;
+  }
+  if (nonNeg) checkNonNegativeArray(fn, `${prefix}.${field}`, a, len);
+  else checkFiniteArray(fn, `${prefix}.${field}`, a, len);
+}
+
+// Scalar checks are written inline at each use (the throwing check is called only on bad input):
+// passing a double field to a function boxes it in V8.
+
+function normalizeInto(
+  fn: string,
+  prefix: string,
+  field: string,
+  q: ArrayLike<number>,
+  out: Float64Array,
+): void {
+  const n = Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(n > 0)) throw new RangeError(`${fn}: ${prefix}.${field} must not be a zero quaternion`);
+  out[0] = q[0] / n;
+  out[1] = q[1] / n;
+  out[2] = q[2] / n;
+  out[3] = q[3] / n;
+}
+
+// out[oo..] = a ⊗ b (Hamilton product, [x, y, z, w]); out must not alias a or b.
+function quatMul(
+  a: ArrayLike<number>,
+  ao: number,
+  b: ArrayLike<number>,
+  bo: number,
+  out: Float64Array,
+  oo: number,
+): void {
+  const ax = a[ao];
+  const ay = a[ao + 1];
+  const az = a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  out[oo] = aw * bx + bw * ax + ay * bz - az * by;
+  out[oo + 1] = aw * by + bw * ay + az * bx - ax * bz;
+  out[oo + 2] = aw * bz + bw * az + ax * by - ay * bx;
+  out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+const TMPQ = new Float64Array(4);
+const DQ = new Float64Array(4);
+
+// Rotates the vector v[vo..] by the unit quaternion q[qo..] into out[oo..] (no double arguments: a
+// double passed to a call that is not inlined is boxed on the heap in V8).
+function rotate(
+  q: Float64Array,
+  qo: number,
+  v: Float64Array,
+  vo: number,
+  out: Float64Array,
+  oo: number,
+): void {
+  const x = v[vo];
+  const y = v[vo + 1];
+  const z = v[vo + 2];
+  const qx = q[qo];
+  const qy = q[qo + 1];
+  const qz = q[qo + 2];
+  const qw = q[qo + 3];
+  // v' = v + 2w (q × v) + 2 q × (q × v)
+  const cx = qy * z - qz * y;
+  const cy = qz * x - qx * z;
+  const cz = qx * y - qy * x;
+  out[oo] = x + 2 * (qw * cx + qy * cz - qz * cy);
+  out[oo + 1] = y + 2 * (qw * cy + qz * cx - qx * cz);
+  out[oo + 2] = z + 2 * (qw * cz + qx * cy - qy * cx);
+}
+
+/**
+ * Bound on |x| over a BVH's local vertices, √Σ max(|min_i|, |max_i|)² of the root box (conservative, no
+ * pass over the vertices), and the root box's half diagonal; written to `out[0..1]`.
+ */
+function meshBound(bvh: MeshBVH, out: Float64Array): void {
+  const f = bvh.nodeF32;
+  out[0] = 0;
+  out[1] = 0;
+  if (bvh.triangleCount === 0) return;
+  let s = 0;
+  let h = 0;
+  for (let i = 0; i < 3; i++) {
+    const m = Math.max(Math.abs(f[i]), Math.abs(f[3 + i]));
+    s += m * m;
+    const e = 0.5 * (f[3 + i] - f[i]);
+    h += e * e;
+  }
+  out[0] = Math.sqrt(s);
+  out[1] = Math.sqrt(h);
+}
+const MB = new Float64Array(2);
+
+// Velocities of the side being prepared, copied into typed arrays first: [v (3), ω (3)] (per unit time).
+const VW = new Float64Array(6);
+
+// Motion terms from VW and DT, then the pose at t = 0.
+function finishMotion(side: number): void {
+  const S = sides[side];
+  const dt = DT[0];
+  S[VD] = VW[0] * dt;
+  S[VD + 1] = VW[1] * dt;
+  S[VD + 2] = VW[2] * dt;
+  S[WD] = VW[3] * dt;
+  S[WD + 1] = VW[4] * dt;
+  S[WD + 2] = VW[5] * dt;
+  const th = Math.sqrt(S[WD] * S[WD] + S[WD + 1] * S[WD + 1] + S[WD + 2] * S[WD + 2]);
+  S[TH] = th;
+  if (th > 0) {
+    S[AX] = S[WD] / th;
+    S[AX + 1] = S[WD + 1] / th;
+    S[AX + 2] = S[WD + 2] / th;
+  } else {
+    S[AX] = 0;
+    S[AX + 1] = 0;
+    S[AX + 2] = 1;
+  }
+  S[WL] = th * S[LB];
+  // Start pose; kept as the pose for every t when the body does not turn.
+  axesFromQuat(S, Q0, S, OBB + 3);
+  TIME[0] = 0;
+  poseAt(side);
+}
+
+// Sets LB, SIZE and CORE from SH = [offset (3), core extent, size].
+function finishShape(side: number): void {
+  const S = sides[side];
+  S[CORE] = SH[3];
+  S[LB] = Math.sqrt(SH[0] * SH[0] + SH[1] * SH[1] + SH[2] * SH[2]) + SH[3];
+  S[SIZE] = SH[4];
+}
+
+const SH = new Float64Array(5);
+/** Frame length for the next {@link prepareSide} / {@link prepareSide2D} call (set by the caller). */
+export const DT = new Float64Array(1);
+/** Frame time t ∈ [0, 1] for the next {@link poseAt} call (set by the caller). */
+export const TIME = new Float64Array(1);
+
+/**
+ * Prepares side `side` (0 or 1) from a 3-D shape and motion; throws a RangeError/TypeError naming the
+ * argument (`${fn}: ${name}.radius must be ...`) on bad input.
+ */
+export function prepareSide(
+  side: number,
+  shape: CcdShape,
+  motion: CcdMotion,
+  fn: string,
+  name: string,
+  mn: string,
+): void {
+  const S = sides[side];
+  if (shape === null || typeof shape !== 'object')
+    throw new TypeError(`${fn}: ${name} must be a shape object`);
+  if (motion === null || typeof motion !== 'object')
+    throw new TypeError(`${fn}: ${mn} must be a motion object`);
+  vec(fn, mn, 'position', motion.position, 3, false);
+  vec(fn, mn, 'quaternion', motion.quaternion, 4, false);
+  vec(fn, mn, 'linearVelocity', motion.linearVelocity, 3, false);
+  vec(fn, mn, 'angularVelocity', motion.angularVelocity, 3, false);
+  normalizeInto(fn, mn, 'quaternion', motion.quaternion, TMPQ);
+  const off =
+    shape.kind === 'sphere' || shape.kind === 'box' || shape.kind === 'mesh' ? shape.offset : undefined;
+  let ox = 0;
+  let oy = 0;
+  let oz = 0;
+  if (off !== undefined) {
+    vec(fn, name, 'offset', off, 3, false);
+    ox = off[0];
+    oy = off[1];
+    oz = off[2];
+  }
+  const orient = shape.kind === 'box' || shape.kind === 'mesh' ? shape.orientation : undefined;
+  if (orient !== undefined) {
+    vec(fn, name, 'orientation', orient, 4, false);
+    normalizeInto(fn, name, 'orientation', orient, QL);
+    quatMul(TMPQ, 0, QL, 0, S, Q0);
+  } else {
+    for (let i = 0; i < 4; i++) S[Q0 + i] = TMPQ[i];
+  }
+  SH[0] = ox;
+  SH[1] = oy;
+  SH[2] = oz;
+  rotate(TMPQ, 0, SH, 0, S, O0);
+  for (let i = 0; i < 3; i++) S[P0 + i] = motion.position[i];
+  meshes[side] = null;
+  S[RAD] = 0;
+  S[OBB + 12] = 0;
+  S[OBB + 13] = 0;
+  S[OBB + 14] = 0;
+  if (shape.kind === 'sphere') {
+    // stored before it is checked: a typed-array store keeps the double unboxed
+    S[RAD] = shape.radius;
+    const radius = S[RAD];
+    if (!(radius >= 0 && radius < Number.POSITIVE_INFINITY && typeof shape.radius === 'number'))
+      checkNonNegative(fn, `${name}.radius`, shape.radius);
+    kinds[side] = KIND_SPHERE;
+    SH[3] = 0;
+    SH[4] = radius;
+    finishShape(side);
+  } else if (shape.kind === 'box') {
+    vec(fn, name, 'halfExtents', shape.halfExtents, 3, true);
+    kinds[side] = KIND_BOX;
+    const h = shape.halfExtents;
+    S[OBB + 12] = h[0];
+    S[OBB + 13] = h[1];
+    S[OBB + 14] = h[2];
+    const r = Math.sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    SH[3] = r;
+    SH[4] = r;
+    finishShape(side);
+  } else if (shape.kind === 'mesh') {
+    if (!(shape.bvh instanceof MeshBVH)) throw new TypeError(`${fn}: ${name}.bvh must be a MeshBVH`);
+    kinds[side] = KIND_MESH;
+    meshes[side] = shape.bvh;
+    meshBound(shape.bvh, MB);
+    SH[3] = MB[0];
+    SH[4] = MB[1];
+    finishShape(side);
+  } else {
+    throw new TypeError(
+      `${fn}: ${name}.kind must be 'sphere', 'box' or 'mesh', got ${String((shape as { kind: unknown }).kind)}`,
+    );
+  }
+  const v = motion.linearVelocity;
+  const w = motion.angularVelocity;
+  VW[0] = v[0];
+  VW[1] = v[1];
+  VW[2] = v[2];
+  VW[3] = w[0];
+  VW[4] = w[1];
+  VW[5] = w[2];
+  finishMotion(side);
+}
+
+/** As {@link prepareSide} for a 2-D shape and motion (mapped to the plane z = 0). */
+export function prepareSide2D(
+  side: number,
+  shape: CcdShape2D,
+  motion: CcdMotion2D,
+  fn: string,
+  name: string,
+  mn: string,
+): void {
+  const S = sides[side];
+  if (shape === null || typeof shape !== 'object')
+    throw new TypeError(`${fn}: ${name} must be a shape object`);
+  if (motion === null || typeof motion !== 'object')
+    throw new TypeError(`${fn}: ${mn} must be a motion object`);
+  vec(fn, mn, 'position', motion.position, 2, false);
+  if (!(typeof motion.angle === 'number' && motion.angle - motion.angle === 0))
+    checkFinite(fn, `${mn}.angle`, motion.angle);
+  vec(fn, mn, 'linearVelocity', motion.linearVelocity, 2, false);
+  if (!(typeof motion.angularVelocity === 'number' && motion.angularVelocity - motion.angularVelocity === 0))
+    checkFinite(fn, `${mn}.angularVelocity`, motion.angularVelocity);
+  let ox = 0;
+  let oy = 0;
+  if (shape.offset !== undefined) {
+    vec(fn, name, 'offset', shape.offset, 2, false);
+    ox = shape.offset[0];
+    oy = shape.offset[1];
+  }
+  let angle = motion.angle;
+  const c0 = Math.cos(angle);
+  const s0 = Math.sin(angle);
+  S[O0] = c0 * ox - s0 * oy;
+  S[O0 + 1] = s0 * ox + c0 * oy;
+  S[O0 + 2] = 0;
+  S[P0] = motion.position[0];
+  S[P0 + 1] = motion.position[1];
+  S[P0 + 2] = 0;
+  meshes[side] = null;
+  S[RAD] = 0;
+  S[OBB + 12] = 0;
+  S[OBB + 13] = 0;
+  S[OBB + 14] = 0;
+  if (shape.kind === 'circle') {
+    if (!(typeof shape.radius === 'number' && shape.radius - shape.radius === 0 && shape.radius >= 0))
+      checkNonNegative(fn, `${name}.radius`, shape.radius);
+    kinds[side] = KIND_SPHERE;
+    S[RAD] = shape.radius;
+    SH[0] = ox;
+    SH[1] = oy;
+    SH[2] = 0;
+    SH[3] = 0;
+    SH[4] = shape.radius;
+    finishShape(side);
+  } else if (shape.kind === 'box') {
+    vec(fn, name, 'halfExtents', shape.halfExtents, 2, true);
+    if (shape.angle !== undefined) {
+      if (!(typeof shape.angle === 'number' && shape.angle - shape.angle === 0))
+        checkFinite(fn, `${name}.angle`, shape.angle);
+      angle += shape.angle;
+    }
+    kinds[side] = KIND_BOX;
+    S[OBB + 12] = shape.halfExtents[0];
+    S[OBB + 13] = shape.halfExtents[1];
+    const r = Math.sqrt(
+      shape.halfExtents[0] * shape.halfExtents[0] + shape.halfExtents[1] * shape.halfExtents[1],
+    );
+    SH[0] = ox;
+    SH[1] = oy;
+    SH[2] = 0;
+    SH[3] = r;
+    SH[4] = r;
+    finishShape(side);
+  } else {
+    throw new TypeError(
+      `${fn}: ${name}.kind must be 'circle' or 'box', got ${String((shape as { kind: unknown }).kind)}`,
+    );
+  }
+  S[Q0] = 0;
+  S[Q0 + 1] = 0;
+  S[Q0 + 2] = Math.sin(0.5 * angle);
+  S[Q0 + 3] = Math.cos(0.5 * angle);
+  VW[0] = motion.linearVelocity[0];
+  VW[1] = motion.linearVelocity[1];
+  VW[2] = 0;
+  VW[3] = 0;
+  VW[4] = 0;
+  VW[5] = motion.angularVelocity;
+  finishMotion(side);
+}
+
+/**
+ * Sets the side's current pose (body centre BC, shape OBB centre and axes) at frame time t = TIME[0].
+ * Without rotation the axes set at preparation are kept.
+ */
+export function poseAt(side: number): void {
+  const S = sides[side];
+  const t = TIME[0];
+  const bx = S[P0] + t * S[VD];
+  const by = S[P0 + 1] + t * S[VD + 1];
+  const bz = S[P0 + 2] + t * S[VD + 2];
+  S[BC] = bx;
+  S[BC + 1] = by;
+  S[BC + 2] = bz;
+  const th = S[TH];
+  if (th === 0) {
+    S[OBB] = bx + S[O0];
+    S[OBB + 1] = by + S[O0 + 1];
+    S[OBB + 2] = bz + S[O0 + 2];
+    return;
+  }
+  const half = 0.5 * t * th;
+  const s = Math.sin(half);
+  DQ[0] = s * S[AX];
+  DQ[1] = s * S[AX + 1];
+  DQ[2] = s * S[AX + 2];
+  DQ[3] = Math.cos(half);
+  quatMul(DQ, 0, S, Q0, TMPQ, 0);
+  axesFromQuat(TMPQ, 0, S, OBB + 3);
+  rotate(DQ, 0, S, O0, S, OBB);
+  S[OBB] += bx;
+  S[OBB + 1] += by;
+  S[OBB + 2] += bz;
+}
