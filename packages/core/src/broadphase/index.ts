@@ -1,5 +1,6 @@
 // Public API of the broadphase module.
 export { BruteForce } from './bruteForce.js';
+export { Octree, type OctreeOptions, type OctreeStats } from './octree.js';
 export { PairSet } from './pairSet.js';
 export { checkBounds, MAX_PROXIES } from './proxies.js';
 export { SweepAndPrune, type SweepAndPruneOptions } from './sap.js';

@@ -2,7 +2,7 @@
  * Every broadphase the shared contract suite runs against the BruteForce reference. Adding a
  * broadphase to the project means adding one line here — the suite itself is never copied.
  */
-import { type Broadphase, type BroadphaseOptions, SweepAndPrune } from '../../src/index.js';
+import { type Broadphase, type BroadphaseOptions, Octree, SweepAndPrune } from '../../src/index.js';
 
 export interface BroadphaseEntry {
   name: string;
@@ -43,6 +43,22 @@ export const BROADPHASES: BroadphaseEntry[] = [
         maxCellsPerObject: 4,
         initialCapacity: 1,
         passShare: 2,
+      }),
+  },
+  { name: 'Octree', create: (o) => new Octree({ ...o, validate: true }) },
+  // One proxy per leaf in a tiny first world (splits, merges and root growth all the time), fat boxes
+  // twice as large, candidates always patched, never rebuilt.
+  {
+    name: 'Octree (leaf capacity 1, tiny world, margin 1, no rebuilds)',
+    create: (o) =>
+      new Octree({
+        ...o,
+        validate: true,
+        leafCapacity: 1,
+        worldHalfSize: 1e-3,
+        initialCapacity: 1,
+        margin: 1,
+        rebuildShare: Number.POSITIVE_INFINITY,
       }),
   },
 ];
