@@ -103,6 +103,8 @@ export function cannon(kind: 'SAP' | 'Naive', maxN: number): Contestant {
       }
       p1.length = 0;
       p2.length = 0;
+      // World.step marks the broadphase dirty every step; SAPBroadphase only re-sorts when it is.
+      bp.dirty = true;
       bp.collisionPairs(world, p1, p2);
       return p1.length;
     },

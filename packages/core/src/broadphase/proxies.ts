@@ -33,6 +33,9 @@ export function boundsNames(dimensions: Dimensions): string[] {
  * min greater than its max. `where` names the caller in the message.
  */
 export function checkBounds(bounds: ArrayLike<number>, dimensions: Dimensions, where: string): void {
+  // Typed-array fast path: a function of its own keeps its element reads monomorphic (reads shared
+  // between number[] and Float64Array callers box every double they load).
+  if (bounds instanceof Float64Array && validFloat64Bounds(bounds, dimensions)) return;
   const stride = 2 * dimensions;
   if (bounds == null || typeof bounds.length !== 'number') {
     throw new TypeError(`${where}: bounds must be an array of ${stride} numbers, got ${String(bounds)}`);
@@ -58,6 +61,18 @@ export function checkBounds(bounds: ArrayLike<number>, dimensions: Dimensions, w
       );
     }
   }
+}
+
+/** Whether a Float64Array holds a valid box (length, finite, min ≤ max); no message, no allocation. */
+function validFloat64Bounds(b: Float64Array, dimensions: number): boolean {
+  if (b.length !== 2 * dimensions) return false;
+  for (let i = 0; i < 2 * dimensions; i++) {
+    const v = b[i];
+    // v − v is 0 for every finite v, NaN for NaN and ±Infinity.
+    if (v - v !== 0) return false;
+  }
+  for (let k = 0; k < dimensions; k++) if (b[k] > b[k + dimensions]) return false;
+  return true;
 }
 
 /**
@@ -140,9 +155,12 @@ export class ProxyStore {
 
   /** Stores already validated bounds for a slot. */
   setBounds(slot: number, bounds: ArrayLike<number>): void {
-    const s = this.stride;
-    const o = slot * s;
-    for (let i = 0; i < s; i++) this.bounds[o + i] = bounds[i];
+    if (bounds instanceof Float64Array) this.bounds.set(bounds, slot * this.stride);
+    else {
+      const s = this.stride;
+      const o = slot * s;
+      for (let i = 0; i < s; i++) this.bounds[o + i] = bounds[i];
+    }
   }
 
   /** The slot of a live handle; throws naming `where` for anything else. */
