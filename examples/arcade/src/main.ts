@@ -1,1 +1,215 @@
-export {};
+/**
+ * Sieve arcade: asteroids on pixi.js + matter-js, with a live switch between stock matter-js and Sieve
+ * collision detection (@sieve/matter) and a timing overlay (@sieve/overlay).
+ *
+ * Keys: ←/→ or A/D turn, ↑ or W thrust, Space fire; F floods 2500 debris bodies, X clears them,
+ * C switches stock ↔ Sieve, O cycles the overlay, R restarts. Touch: the on-screen buttons.
+ * URL: `?seed=N` fixes the field, `?mode=stock|sieve` the starting detector, `?touch=1` shows the touch
+ * pad, `?flood=N` starts with N debris, `?test=1` the end-to-end test layout (one fixed step per frame,
+ * an asteroid right in front of the ship).
+ */
+import { attachToPixiTicker, Overlay } from '@sieve/overlay';
+import { Application } from 'pixi.js';
+import { type CollisionMode, CollisionSwitch } from './collision.js';
+import { Game, STEP_MS } from './game.js';
+import { type Action, Controls } from './input.js';
+import { View } from './view.js';
+
+/** What the end-to-end test reads and drives (`window.__arcade`). */
+export interface ArcadeHook {
+  /** Ticker frames run by the game loop. */
+  readonly frame: number;
+  readonly steps: number;
+  readonly score: number;
+  readonly lives: number;
+  readonly state: 'playing' | 'gameover';
+  readonly mode: CollisionMode;
+  readonly asteroids: number;
+  readonly debris: number;
+  readonly bodies: number;
+  readonly shotsFired: number;
+  /** Ship position and velocity (px, px per step). */
+  readonly ship: { x: number; y: number; vx: number; vy: number; alive: boolean };
+  /** The renderer pixi picked: 'webgl', 'webgpu' or 'canvas'. */
+  readonly renderer: string;
+  readonly overlay: Overlay;
+  action(action: Action): void;
+}
+
+declare global {
+  interface Window {
+    __arcade?: ArcadeHook;
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const seed = Number(params.get('seed') ?? Math.floor(Math.random() * 1e9)) >>> 0;
+const test = params.get('test') === '1';
+const startMode: CollisionMode = params.get('mode') === 'stock' ? 'stock' : 'sieve';
+const FLOOD = 2500;
+
+async function main(): Promise<void> {
+  const app = new Application();
+  await app.init({
+    preference: 'webgl',
+    background: 0x02030a,
+    resizeTo: window,
+    antialias: params.get('aa') !== '0',
+    autoDensity: true,
+    resolution: Math.min(window.devicePixelRatio || 1, 2),
+  });
+  document.body.prepend(app.canvas);
+
+  const overlay = new Overlay({
+    title: 'Sieve arcade',
+    phases: ['physics', 'collision', 'broadphase', 'narrowphase', 'sync'],
+    counters: ['bodies', 'candidates', 'collisions', 'pairs'],
+    toggleKey: null, // the game binds O itself
+    corner: 'top-right',
+    width: 310,
+  });
+
+  let collision: CollisionSwitch | null = null;
+  const physics = overlay.phase('physics');
+  const game = new Game({
+    seed,
+    test,
+    onBeforeUpdate: () => overlay.begin(physics),
+    onAfterUpdate: () => {
+      overlay.end();
+      collision?.recordStep();
+    },
+  });
+  collision = new CollisionSwitch(game.engine, overlay, startMode);
+  const flood = Number(params.get('flood') ?? 0);
+  if (flood > 0) game.flood(flood);
+
+  const view = new View(app, game);
+  const hud = document.getElementById('hud')!;
+  const message = document.getElementById('message')!;
+
+  const act = (action: Action) => {
+    switch (action) {
+      case 'flood':
+        game.flood(FLOOD);
+        break;
+      case 'clear':
+        game.clearDebris();
+        break;
+      case 'mode':
+        collision.toggle();
+        break;
+      case 'overlay':
+        overlay.toggle();
+        break;
+      case 'restart':
+        game.restart();
+        break;
+    }
+    hudKey = '';
+  };
+  const controls = new Controls(act);
+  for (const el of document.querySelectorAll<HTMLElement>('[data-action]'))
+    controls.bindAction(el, el.dataset.action as Action);
+  for (const el of document.querySelectorAll<HTMLElement>('[data-hold]'))
+    controls.bindHold(el, el.dataset.hold as 'left' | 'right' | 'thrust' | 'fire');
+  if (params.get('touch') === '1' || matchMedia('(pointer: coarse)').matches)
+    document.body.classList.add('touch');
+
+  let hudKey = '';
+  const updateHud = () => {
+    const key = `${game.score}|${game.lives}|${game.wave}|${game.state}|${collision.mode}|${game.debris.length}`;
+    if (key === hudKey) return;
+    hudKey = key;
+    const mode = collision.mode;
+    hud.innerHTML =
+      `<div class="big">SCORE ${game.score}   ${'▲ '.repeat(Math.max(0, game.lives))}</div>` +
+      `<div>wave ${game.wave} · collision: <b class="mode-${mode}">${mode === 'sieve' ? 'Sieve' : 'stock matter-js'}</b> (C)</div>` +
+      `<div>debris ${game.debris.length} (F floods, X clears) · bodies ${game.bodyCount}</div>`;
+    if (game.state === 'gameover') {
+      message.style.display = 'flex';
+      message.innerHTML = `<h1>GAME OVER</h1><div>score ${game.score} — press R or tap restart</div>`;
+    } else {
+      message.style.display = 'none';
+    }
+  };
+
+  const sync = overlay.phase('sync');
+  let frame = 0;
+  let acc = 0;
+  app.ticker.add((ticker) => {
+    frame++;
+    // Fixed steps; at most 2 per frame so a slow detector cannot spiral. Tests: exactly one per frame.
+    let steps = 1;
+    if (!test) {
+      acc = Math.min(acc + ticker.deltaMS, 4 * STEP_MS);
+      steps = 0;
+      while (acc >= STEP_MS && steps < 2) {
+        acc -= STEP_MS;
+        steps++;
+      }
+      if (steps === 2) acc = Math.min(acc, STEP_MS);
+    }
+    for (let i = 0; i < steps; i++) game.step(controls.input);
+    overlay.begin(sync);
+    view.sync(game);
+    updateHud();
+    overlay.end();
+    overlay.count('bodies', game.bodyCount);
+    const candidates = collision.candidatePairs;
+    if (!Number.isNaN(candidates)) overlay.count('candidates', candidates);
+    overlay.count('collisions', collision.collisions);
+    overlay.count('pairs', game.engine.pairs.list.length);
+  });
+  // Times pixi's render as the phase 'render' and closes each overlay frame after it.
+  attachToPixiTicker(app, overlay);
+
+  window.__arcade = {
+    get frame() {
+      return frame;
+    },
+    get steps() {
+      return game.steps;
+    },
+    get score() {
+      return game.score;
+    },
+    get lives() {
+      return game.lives;
+    },
+    get state() {
+      return game.state;
+    },
+    get mode() {
+      return collision.mode;
+    },
+    get asteroids() {
+      return game.asteroids.size;
+    },
+    get debris() {
+      return game.debris.length;
+    },
+    get bodies() {
+      return game.bodyCount;
+    },
+    get shotsFired() {
+      return game.shotsFired;
+    },
+    get ship() {
+      const { position: p, velocity: v } = game.ship;
+      return { x: p.x, y: p.y, vx: v.x, vy: v.y, alive: game.shipAlive };
+    },
+    renderer: app.renderer.name,
+    overlay,
+    action: act,
+  };
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  const message = document.getElementById('message');
+  if (message) {
+    message.style.display = 'flex';
+    message.textContent = `Could not start: ${e instanceof Error ? e.message : String(e)}`;
+  }
+});

@@ -1,0 +1,121 @@
+import { FrameRecorder } from '@sieve/overlay';
+import Matter from 'matter-js';
+import { describe, expect, it } from 'vitest';
+import { CollisionSwitch } from '../src/collision.js';
+import { Game, type Input, MAX_DEBRIS } from '../src/game.js';
+
+const idle: Input = { left: false, right: false, thrust: false, fire: false };
+const fire: Input = { ...idle, fire: true };
+
+describe('arcade game rules (Node, no rendering)', () => {
+  it('test layout: firing straight ahead hits the medium asteroid, scores 50 and splits it in two', () => {
+    const game = new Game({ seed: 1, test: true });
+    expect(game.asteroids.size).toBe(5);
+    const sizes = () => [...game.asteroids.values()].map((a) => a.size).sort();
+    expect(sizes()).toEqual([2, 3, 3, 3, 3]);
+    let steps = 0;
+    while (game.score === 0 && steps < 120) {
+      game.step(fire);
+      steps++;
+    }
+    expect(game.score).toBe(50);
+    expect(sizes()).toEqual([1, 1, 3, 3, 3, 3]);
+    expect(game.asteroidsDestroyed).toBe(1);
+    expect(game.shotsFired).toBeGreaterThan(0);
+    // The bullet that hit is gone; shots live a bounded time.
+    for (let i = 0; i < 80; i++) game.step(idle);
+    expect(game.bullets.size).toBe(0);
+  });
+
+  it('thrust and rotation move the ship; the field wraps around', () => {
+    const game = new Game({ seed: 3, test: true });
+    const y0 = game.ship.position.y;
+    for (let i = 0; i < 20; i++) game.step({ ...idle, thrust: true });
+    expect(game.ship.velocity.y).toBeLessThan(-2);
+    expect(game.ship.position.y).toBeLessThan(y0 - 20);
+    for (let i = 0; i < 10; i++) game.step({ ...idle, right: true });
+    expect(game.ship.angle).toBeGreaterThan(0.5);
+    // Keep flying: the ship leaves the top and comes back from the bottom, inside the field.
+    for (let i = 0; i < 400; i++) game.step(idle);
+    const { x, y } = game.ship.position;
+    expect(x).toBeGreaterThan(-40);
+    expect(x).toBeLessThan(1280 + 40);
+    expect(y).toBeGreaterThan(-40);
+    expect(y).toBeLessThan(720 + 40);
+  });
+
+  it('an asteroid hitting the unshielded ship costs a life; three lives then game over; R restarts', () => {
+    const game = new Game({ seed: 5 });
+    for (let life = 3; life > 0; life--) {
+      // Wait for the respawn, drop the shield, throw an asteroid at the ship.
+      let guard = 0;
+      while (!game.shipAlive && guard++ < 600) game.step(idle);
+      expect(game.shipAlive).toBe(true);
+      game.invulnerable = 0;
+      game.addAsteroid(3, game.ship.position.x + 70, game.ship.position.y, -4, 0);
+      guard = 0;
+      while (game.lives === life && guard++ < 100) game.step(idle);
+      expect(game.lives).toBe(life - 1);
+    }
+    expect(game.state).toBe('gameover');
+    for (let i = 0; i < 200; i++) game.step(fire);
+    expect(game.shipAlive).toBe(false); // no respawn after game over
+    game.restart();
+    expect(game.state).toBe('playing');
+    expect(game.lives).toBe(3);
+    expect(game.score).toBe(0);
+    expect(game.shipAlive).toBe(true);
+  });
+
+  it('clearing the field starts the next wave', () => {
+    const game = new Game({ seed: 9 });
+    const wave = game.wave;
+    const count = game.asteroids.size;
+    // Clear the field by hand, then step.
+    for (const [id, a] of [...game.asteroids]) {
+      game.asteroids.delete(id);
+      Matter.Composite.remove(game.engine.world, a.body);
+    }
+    game.step(idle);
+    expect(game.wave).toBe(wave + 1);
+    expect(game.asteroids.size).toBe(count + 1);
+  });
+
+  it('flood adds debris up to the cap and clear removes it', () => {
+    const game = new Game({ seed: 2 });
+    const base = game.bodyCount;
+    expect(game.flood(2500)).toBe(2500);
+    expect(game.bodyCount).toBe(base + 2500);
+    for (const d of game.debris)
+      expect(
+        Math.hypot(d.position.x - game.ship.position.x, d.position.y - game.ship.position.y),
+      ).toBeGreaterThan(89);
+    expect(game.flood(MAX_DEBRIS)).toBe(MAX_DEBRIS - 2500);
+    expect(game.debris.length).toBe(MAX_DEBRIS);
+    expect(game.flood(10)).toBe(0);
+    game.clearDebris();
+    expect(game.bodyCount).toBe(base);
+  });
+
+  it('replays identically from a seed, and Sieve collision detection plays the same game as stock', () => {
+    const run = (mode: 'stock' | 'sieve' | null) => {
+      const rec = new FrameRecorder({ now: () => 0 });
+      let sw: CollisionSwitch | null = null;
+      const game = new Game({ seed: 11, test: true, onAfterUpdate: () => sw?.recordStep() });
+      if (mode) sw = new CollisionSwitch(game.engine, rec, mode);
+      game.flood(400);
+      for (let i = 0; i < 240; i++)
+        game.step({ ...idle, fire: i % 20 < 10, left: i % 60 < 15, thrust: i % 90 < 30 });
+      return {
+        score: game.score,
+        asteroids: game.asteroids.size,
+        positions: game.engine.world.bodies.map((b) => [b.position.x, b.position.y]),
+      };
+    };
+    const plain = run(null);
+    expect(plain.score).toBeGreaterThan(0);
+    expect(run(null)).toEqual(plain);
+    expect(run('stock')).toEqual(plain);
+    expect(run('sieve')).toEqual(plain);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * The public API: install/uninstall bookkeeping and the patch of `Detector.collisions`, argument
+ * checks, the stats an overlay reads, the octree option, and bodies with broken (non-finite) bounds.
+ */
+import { getSieve, installSieve, type SieveDetector, uninstallSieve } from '@sieve/matter';
+import Matter from 'matter-js';
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from './harness.js';
+import { compoundBodies, fastBodies } from './scenes.js';
+
+const { Bodies, Body, Composite, Detector, Engine } = Matter;
+
+describe('installSieve / uninstallSieve', () => {
+  // First in this file (each file runs in its own process): nothing is installed yet.
+  it('patches Detector.collisions while installed, leaves other engines alone, restores it after the last uninstall', () => {
+    const original = Detector.collisions;
+    const a = Engine.create();
+    const b = Engine.create();
+    const sa = installSieve(a);
+    expect(Detector.collisions).not.toBe(original);
+    const sb = installSieve(b, { broadphase: 'octree' });
+    expect(getSieve(a)).toBe(sa);
+    expect(getSieve(b)).toBe(sb);
+    expect(sb.broadphase.constructor.name).toBe('Octree');
+    expect(sa.broadphase.constructor.name).toBe('SweepAndPrune');
+    expect(uninstallSieve(a)).toBe(true);
+    expect(uninstallSieve(a)).toBe(false);
+    expect(sa.isInstalled).toBe(false);
+    expect(getSieve(a)).toBeUndefined();
+    expect(Detector.collisions).not.toBe(original); // b still has one
+    sb.uninstall();
+    expect(Detector.collisions).toBe(original);
+    // A stock engine works as before, and a reinstall works.
+    const c = Engine.create();
+    Composite.add(c.world, [Bodies.rectangle(0, 0, 10, 10), Bodies.rectangle(5, 0, 10, 10)]);
+    Engine.update(c, 16);
+    expect(c.pairs.list.length).toBe(1);
+    const sc = installSieve(c);
+    Engine.update(c, 16);
+    expect(sc.stats.collisions).toBe(1);
+    expect(c.pairs.list.length).toBe(1);
+    uninstallSieve(c);
+    expect(Detector.collisions).toBe(original);
+  });
+
+  it('does not restore over a wrapper added after it (the wrapper keeps working)', () => {
+    const original = Detector.collisions;
+    const e = Engine.create();
+    installSieve(e);
+    const patched = Detector.collisions;
+    let calls = 0;
+    Detector.collisions = (d) => {
+      calls++;
+      return patched(d);
+    };
+    const wrapper = Detector.collisions;
+    uninstallSieve(e);
+    expect(Detector.collisions).toBe(wrapper);
+    Engine.update(e, 16);
+    expect(calls).toBe(1);
+    Detector.collisions = original;
+  });
+
+  it('rejects bad arguments with errors that name them', () => {
+    expect(() => installSieve(null as never)).toThrow(/engine must be a Matter.Engine/);
+    expect(() => installSieve({} as never)).toThrow(/engine must be a Matter.Engine/);
+    expect(() => installSieve({ detector: { bodies: 3 } } as never)).toThrow(/detector.bodies/);
+    const e = Engine.create();
+    expect(() => installSieve(e, { broadphase: 'grid' as never })).toThrow(/options.broadphase/);
+    expect(() => installSieve(e, { mode: 'fast' as never })).toThrow(/options.mode/);
+    expect(() => installSieve(e, { matter: {} as never })).toThrow(/options.matter/);
+    expect(getSieve(e)).toBeUndefined(); // failed installs leave nothing behind
+    const s = installSieve(e);
+    expect(() => installSieve(e)).toThrow(/already has a Sieve detector/);
+    expect(() => {
+      s.mode = 'turbo' as never;
+    }).toThrow(/SieveDetector.mode/);
+    expect(uninstallSieve(null as never)).toBe(false);
+    s.uninstall();
+  });
+});
+
+describe('SieveDetector.stats', () => {
+  it('reports timings and counts in Sieve mode, and the detector time only in stock mode', () => {
+    const { engine } = fastBodies(21, 150);
+    const s: SieveDetector = installSieve(engine);
+    for (let i = 0; i < 30; i++) Engine.update(engine, 1000 / 60);
+    const st = s.stats;
+    const collisions = (engine.detector as unknown as { collisions: unknown[] }).collisions;
+    expect(st.mode).toBe('sieve');
+    expect(st.steps).toBe(30);
+    expect(st.bodies).toBe(Composite.allBodies(engine.world).length);
+    expect(st.collisions).toBe(collisions.length);
+    expect(st.collisions).toBeGreaterThan(0);
+    expect(st.candidatePairs).toBeGreaterThanOrEqual(st.testedPairs);
+    expect(st.testedPairs).toBeGreaterThanOrEqual(st.collisions);
+    expect(st.moved).toBeGreaterThan(0);
+    for (const v of [st.detectorMs, st.broadphaseMs, st.narrowphaseMs]) expect(v).toBeGreaterThanOrEqual(0);
+    expect(st.detectorMs).toBeGreaterThanOrEqual(st.narrowphaseMs);
+    s.mode = 'stock';
+    Engine.update(engine, 1000 / 60);
+    expect(st.mode).toBe('stock');
+    expect(st.detectorMs).toBeGreaterThanOrEqual(0);
+    expect(st.broadphaseMs).toBeNaN();
+    expect(st.candidatePairs).toBeNaN();
+    expect(st.collisions).toBe((engine.detector as unknown as { collisions: unknown[] }).collisions.length);
+    s.uninstall();
+  });
+});
+
+describe('options and edge cases', () => {
+  it('takes a custom clock, or none (timings NaN)', () => {
+    const { engine } = fastBodies(24, 60);
+    let t = 0;
+    const s = installSieve(engine, {
+      clock: () => {
+        t += 1;
+        return t;
+      },
+    });
+    Engine.update(engine, 1000 / 60);
+    // Three readings a step: start, end of the broadphase part, end of the narrowphase part.
+    expect([s.stats.broadphaseMs, s.stats.narrowphaseMs, s.stats.detectorMs]).toEqual([1, 1, 2]);
+    s.uninstall();
+    const quiet = installSieve(engine, { clock: false, matter: Matter });
+    Engine.update(engine, 1000 / 60);
+    expect(quiet.stats.detectorMs).toBeNaN();
+    expect(quiet.stats.broadphaseMs).toBeNaN();
+    expect(quiet.stats.collisions).toBeGreaterThanOrEqual(0);
+    quiet.uninstall();
+    expect(() => installSieve(engine, { clock: 5 as never })).toThrow(/options.clock/);
+  });
+
+  it("broadphase: 'octree' gives the same simulation as stock", () => {
+    const r = compareRuns(
+      () => compoundBodies(22),
+      150,
+      (engine) => {
+        installSieve(engine, { broadphase: 'octree' });
+      },
+    );
+    expect(r.what).toBe('');
+    expect(r.firstDifference).toBe(-1);
+  });
+
+  it('SAP options pass through (a fixed cell size) and keep the results', () => {
+    const r = compareRuns(
+      () => fastBodies(23, 150),
+      150,
+      (engine) => {
+        installSieve(engine, { sap: { cellSize: 40 } });
+      },
+    );
+    expect(r.what).toBe('');
+    expect(r.firstDifference).toBe(-1);
+  });
+
+  it('a body whose bounds become NaN gets no collisions (stock would pair it with garbage) until they are finite again', () => {
+    const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
+    const a = Bodies.rectangle(0, 0, 10, 10);
+    const b = Bodies.rectangle(6, 0, 10, 10);
+    const c = Bodies.rectangle(12, 0, 10, 10);
+    Composite.add(e.world, [a, b, c]);
+    const s = installSieve(e);
+    Engine.update(e, 16);
+    expect(s.stats.collisions).toBe(2);
+    const saved = { ...b.bounds.min };
+    b.bounds.min.x = Number.NaN; // as a NaN position would leave it
+    const collisions = () => (e.detector as unknown as { collisions: Matter.Collision[] }).collisions;
+    Detector.collisions(e.detector); // straight through the patched detector: no Body.update to fix the bounds
+    expect(collisions().length).toBe(0);
+    b.bounds.min.x = saved.x;
+    Detector.collisions(e.detector);
+    expect(collisions().length).toBe(2);
+    b.bounds.max.y = Number.POSITIVE_INFINITY;
+    Detector.collisions(e.detector);
+    expect(collisions().length).toBe(0);
+    Body.setPosition(b, { x: 6, y: 0 });
+    Engine.update(e, 16);
+    expect(s.stats.collisions).toBe(2);
+    s.uninstall();
+  });
+
+  it('a body listed twice in detector.bodies is reported', () => {
+    const e = Engine.create();
+    const a = Bodies.rectangle(0, 0, 10, 10);
+    Composite.add(e.world, a);
+    installSieve(e);
+    e.detector.bodies = [a, a];
+    expect(() => Detector.collisions(e.detector)).toThrow(/appears twice/);
+    uninstallSieve(e);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * Runs two engines built by the same scene builder side by side — one stock, one changed by
+ * `setup` (Sieve installed, modes switched...) — and compares them after every update: the collisions
+ * array (pairs of parts, in order), the collisionStart/Active/End events, and every body's position,
+ * angle and velocity, exactly (Object.is). Bodies are named by their creation order in their engine,
+ * so the two engines' different ids compare equal.
+ */
+import Matter from 'matter-js';
+import type { Scene } from './scenes.js';
+
+const { Composite, Engine, Events } = Matter;
+
+/** Assigns each body and part a canonical index: its rank by id (creation order) in its engine. */
+class Namer {
+  private byId = new Map<number, number>();
+  name(body: Matter.Body): number {
+    const n = this.byId.get(body.id);
+    if (n === undefined) throw new Error(`unnamed body ${body.id}`);
+    return n;
+  }
+  refresh(engine: Matter.Engine): void {
+    const fresh: number[] = [];
+    for (const b of Composite.allBodies(engine.world)) {
+      for (const p of b.parts) if (!this.byId.has(p.id)) fresh.push(p.id);
+    }
+    fresh.sort((a, b) => a - b);
+    for (const id of fresh) if (!this.byId.has(id)) this.byId.set(id, this.byId.size);
+  }
+}
+
+interface Trace {
+  collisions: string;
+  events: string[];
+}
+
+function recorder(engine: Matter.Engine, namer: Namer) {
+  const events: string[] = [];
+  const pairName = (p: Matter.Pair) => `${namer.name(p.bodyA)}-${namer.name(p.bodyB)}`;
+  for (const kind of ['collisionStart', 'collisionActive', 'collisionEnd'] as const) {
+    Events.on(engine, kind, (e: Matter.IEvent<Matter.Engine>) => {
+      const pairs = (e as Matter.IEventCollision<Matter.Engine>).pairs;
+      events.push(`${kind}:${pairs.map(pairName).join(',')}`);
+    });
+  }
+  return {
+    take(): Trace {
+      const collisions = ((engine.detector as unknown as { collisions: Matter.Collision[] }).collisions ?? [])
+        .map((c) => `${namer.name(c.bodyA)}-${namer.name(c.bodyB)}`)
+        .join(',');
+      const out = { collisions, events: events.slice() };
+      events.length = 0;
+      return out;
+    },
+  };
+}
+
+/** Every body's state, as exact numbers keyed by canonical name. */
+function state(engine: Matter.Engine, namer: Namer): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const b of Composite.allBodies(engine.world)) {
+    out.set(namer.name(b), [
+      b.position.x,
+      b.position.y,
+      b.angle,
+      b.velocity.x,
+      b.velocity.y,
+      b.isSleeping ? 1 : 0,
+    ]);
+  }
+  return out;
+}
+
+/** What {@link compareRuns} found. */
+export interface Comparison {
+  /** First step where anything differed, or -1. */
+  firstDifference: number;
+  /** What differed there. */
+  what: string;
+  /** Total collisions seen over the run (to show the scene did collide). */
+  totalCollisions: number;
+  /** Distinct collisionStart events seen. */
+  totalStarts: number;
+  /** Steps run. */
+  steps: number;
+}
+
+/**
+ * Builds the scene twice, runs `steps` updates of both, and compares after each one.
+ * `setup(engine)` is applied to the second engine before the first update; `perStep(engine, step)`
+ * (optional) runs on the second engine before each update (switching modes, uninstalling...).
+ */
+export function compareRuns(
+  build: () => Scene,
+  steps: number,
+  setup: (engine: Matter.Engine) => void,
+  perStep?: (engine: Matter.Engine, step: number) => void,
+): Comparison {
+  const a = build();
+  const b = build();
+  const namerA = new Namer();
+  const namerB = new Namer();
+  const recA = recorder(a.engine, namerA);
+  const recB = recorder(b.engine, namerB);
+  setup(b.engine);
+  let totalCollisions = 0;
+  let totalStarts = 0;
+  const delta = 1000 / 60;
+  for (let step = 0; step < steps; step++) {
+    a.beforeStep?.(step);
+    b.beforeStep?.(step);
+    perStep?.(b.engine, step);
+    namerA.refresh(a.engine);
+    namerB.refresh(b.engine);
+    Engine.update(a.engine, delta);
+    Engine.update(b.engine, delta);
+    const ta = recA.take();
+    const tb = recB.take();
+    totalCollisions += a.engine.pairs.list.length;
+    totalStarts += ta.events.filter((e) => e.startsWith('collisionStart')).length;
+    const fail = (what: string): Comparison => ({
+      firstDifference: step,
+      what,
+      totalCollisions,
+      totalStarts,
+      steps,
+    });
+    if (ta.collisions !== tb.collisions) {
+      return fail(
+        `collisions differ:\n stock ${ta.collisions.slice(0, 300)}\n sieve ${tb.collisions.slice(0, 300)}`,
+      );
+    }
+    if (ta.events.join('|') !== tb.events.join('|')) return fail('events differ');
+    const sa = state(a.engine, namerA);
+    const sb = state(b.engine, namerB);
+    if (sa.size !== sb.size) return fail(`body counts differ ${sa.size} vs ${sb.size}`);
+    for (const [name, va] of sa) {
+      const vb = sb.get(name);
+      if (vb === undefined || va.some((v, i) => !Object.is(v, vb[i]))) {
+        return fail(`body ${name} differs: ${va.join(' ')} vs ${vb?.join(' ')}`);
+      }
+    }
+  }
+  return { firstDifference: -1, what: '', totalCollisions, totalStarts, steps };
+}

@@ -1,0 +1,67 @@
+/**
+ * Heap-growth probe for the Sieve detector, run in a child process of its own
+ * (`TSX_TSCONFIG_PATH=<this folder>/tsconfig.json node --expose-gc --import tsx heapProbe.ts [n] [warmup]
+ * [allocate]`), so no test-runner traffic shares the heap. A grid of bodies that never touch, each
+ * with a few overlapping ones whose pairs are already in the engine's table; every frame the bounds
+ * of all bodies breathe in and out (so proxies move, broadphase pairs begin and end, the x-order
+ * changes), then `Detector.collisions` runs. Prints the heap growth of each 500-frame window (after a
+ * full GC) as JSON.
+ */
+import Matter from 'matter-js';
+import { installSieve } from '../../src/index.js';
+
+const [nArg = '1000', warmArg = '2000', control = ''] = process.argv.slice(2);
+const allocateEachFrame = control === 'allocate';
+const withContacts = control === 'contacts';
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+const { Bodies, Composite, Detector, Engine } = Matter;
+
+const n = Number(nArg);
+const engine = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
+const cols = Math.ceil(Math.sqrt(n));
+const bodies: Matter.Body[] = [];
+for (let i = 0; i < n; i++) {
+  const x = (i % cols) * 10;
+  const y = Math.floor(i / cols) * 10;
+  // Every 10th spot holds two overlapping boxes (a real collision whose pair the table keeps).
+  if (withContacts && i % 10 === 0) bodies.push(Bodies.rectangle(x + 2, y, 6, 6));
+  bodies.push(i % 2 === 0 ? Bodies.circle(x, y, 4) : Bodies.rectangle(x, y, 7, 7));
+}
+Composite.add(engine.world, bodies);
+const sieve = installSieve(engine, { clock: false });
+Engine.update(engine, 1000 / 60); // creates the pairs of the overlapping boxes
+const base = bodies.map((b) => [b.bounds.min.x, b.bounds.min.y, b.bounds.max.x, b.bounds.max.y]);
+let checksum = 0;
+let frameIndex = 0;
+export let sink: number[] = [];
+const frame = () => {
+  const grow = (frameIndex++ % 7) * 0.5; // 0 … 3 px: neighbours' bounds overlap on some frames
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i].bounds;
+    const o = base[i];
+    b.min.x = o[0] - grow;
+    b.min.y = o[1] - grow;
+    b.max.x = o[2] + grow;
+    b.max.y = o[3] + grow;
+  }
+  const collisions = Detector.collisions(engine.detector);
+  checksum = (checksum + collisions.length + sieve.stats.candidatePairs) | 0;
+  if (allocateEachFrame) sink = [checksum];
+};
+for (let f = 0; f < Number(warmArg); f++) frame();
+const growth: number[] = [];
+for (let w = 0; w < 10; w++) {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let f = 0; f < 500; f++) frame();
+  growth.push(process.memoryUsage().heapUsed - before);
+}
+console.log(
+  JSON.stringify({
+    growth,
+    checksum,
+    candidates: sieve.stats.candidatePairs,
+    collisions: sieve.stats.collisions,
+  }),
+);
