@@ -4,9 +4,13 @@
  * medium → small, 20/50/100 points); three lives, game over and restart; a new wave when the field is
  * clear. `flood(n)` pours thousands of small debris bodies into the field to stress collision detection.
  *
+ * Shots are `@sieve/matter` bullets: each update they stop at their first contact (reported to the game
+ * like matter's own collision), so fast shots never pass through small asteroids.
+ *
  * Everything wraps around the screen edges. One call to `step()` is one fixed 1/60 s physics step, so a
  * seed and a sequence of inputs always replay the same game (the end-to-end test relies on it).
  */
+import { type BulletOptions, setBullet } from '@sieve/matter';
 import Matter from 'matter-js';
 import { mulberry32, type Rng, range } from './rng.js';
 
@@ -29,8 +33,8 @@ const POINTS = [0, 100, 50, 20] as const;
 const THRUST = 0.14;
 const MAX_SPEED = 7;
 const TURN = 0.075;
-const BULLET_SPEED = 10;
-const BULLET_LIFE = 55;
+const BULLET_SPEED = 14;
+const BULLET_LIFE = 40;
 const FIRE_COOLDOWN = 7;
 const MAX_BULLETS = 12;
 const RESPAWN_STEPS = 75;
@@ -94,7 +98,8 @@ function outlineOf(body: Matter.Body): number[] {
 export class Game {
   readonly engine: Matter.Engine;
   readonly asteroids = new Map<number, Asteroid>();
-  readonly bullets = new Map<number, { body: Matter.Body; life: number }>();
+  /** Live shots, with the velocity they were fired at (a stopped shot's own velocity lost its normal part). */
+  readonly bullets = new Map<number, { body: Matter.Body; life: number; vx: number; vy: number }>();
   readonly debris: Matter.Body[] = [];
   readonly sparks: Spark[] = [];
   ship: Matter.Body;
@@ -121,6 +126,13 @@ export class Game {
   private respawnTimer = 0;
   private readonly hits: [Matter.Body, Matter.Body][] = [];
   private readonly options: GameOptions;
+  /** Shots stop at their first contact; the hit is handled like matter's collisionStart. */
+  private readonly bulletOptions: BulletOptions = {
+    response: 'stop',
+    onHit: (bullet, other) => {
+      this.hits.push([bullet as Matter.Body, other as Matter.Body]);
+    },
+  };
 
   constructor(options: GameOptions) {
     this.options = options;
@@ -143,7 +155,7 @@ export class Game {
 
   private reset(): void {
     for (const a of this.asteroids.values()) Composite.remove(this.engine.world, a.body);
-    for (const b of this.bullets.values()) Composite.remove(this.engine.world, b.body);
+    for (const b of this.bullets.values()) this.removeBullet(b.body);
     this.asteroids.clear();
     this.bullets.clear();
     this.sparks.length = 0;
@@ -318,11 +330,8 @@ export class Game {
     for (const [a, b] of this.hits) this.onContact(a, b);
     this.hits.length = 0;
 
-    for (const [id, bullet] of this.bullets) {
-      if (--bullet.life <= 0) {
-        Composite.remove(this.engine.world, bullet.body);
-        this.bullets.delete(id);
-      }
+    for (const bullet of this.bullets.values()) {
+      if (--bullet.life <= 0) this.removeBullet(bullet.body);
     }
     this.wrap();
     for (let i = this.sparks.length - 1; i >= 0; i--) {
@@ -354,11 +363,11 @@ export class Game {
       frictionAir: 0,
       collisionFilter: { category: BULLET, mask: ASTEROID, group: 0 },
     });
-    Body.setVelocity(body, {
-      x: ship.velocity.x + fx * BULLET_SPEED,
-      y: ship.velocity.y + fy * BULLET_SPEED,
-    });
-    this.bullets.set(body.id, { body, life: BULLET_LIFE });
+    const vx = ship.velocity.x + fx * BULLET_SPEED;
+    const vy = ship.velocity.y + fy * BULLET_SPEED;
+    Body.setVelocity(body, { x: vx, y: vy });
+    setBullet(this.engine, body, this.bulletOptions);
+    this.bullets.set(body.id, { body, life: BULLET_LIFE, vx, vy });
     Composite.add(this.engine.world, body);
     this.fireCooldown = FIRE_COOLDOWN;
     this.shotsFired++;
@@ -369,13 +378,19 @@ export class Game {
     if (b.label !== 'asteroid') return;
     if (a.label === 'bullet') {
       const asteroid = this.asteroids.get(b.id);
-      if (!asteroid || !this.bullets.has(a.id)) return; // already used up this step
-      Composite.remove(this.engine.world, a);
-      this.bullets.delete(a.id);
-      this.destroy(asteroid, a.velocity);
+      const shot = this.bullets.get(a.id);
+      if (!asteroid || !shot) return; // already used up this step
+      this.removeBullet(a);
+      this.destroy(asteroid, { x: shot.vx, y: shot.vy });
     } else if (a.label === 'ship' && this.shipAlive && this.invulnerable === 0 && this.state === 'playing') {
       this.loseLife();
     }
+  }
+
+  private removeBullet(body: Matter.Body): void {
+    Composite.remove(this.engine.world, body);
+    setBullet(this.engine, body, false);
+    this.bullets.delete(body.id);
   }
 
   private destroy(asteroid: Asteroid, hitVelocity: Matter.Vector): void {

@@ -1,3 +1,4 @@
+import { isBullet } from '@sieve/matter';
 import { FrameRecorder } from '@sieve/overlay';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +26,16 @@ describe('arcade game rules (Node, no rendering)', () => {
     // The bullet that hit is gone; shots live a bounded time.
     for (let i = 0; i < 80; i++) game.step(idle);
     expect(game.bullets.size).toBe(0);
+  });
+
+  it('shots are @sieve/matter bullets while they live', () => {
+    const game = new Game({ seed: 2, test: true });
+    game.step(fire);
+    const [shot] = [...game.bullets.values()];
+    expect(isBullet(game.engine, shot.body)).toBe(true);
+    for (let i = 0; i < 80; i++) game.step(idle);
+    expect(game.bullets.size).toBe(0);
+    expect(isBullet(game.engine, shot.body)).toBe(false);
   });
 
   it('thrust and rotation move the ship; the field wraps around', () => {

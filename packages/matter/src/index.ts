@@ -7,8 +7,16 @@
  * sieve.stats.broadphaseMs;           // timing of the last step, for an overlay
  * sieve.mode = 'stock';               // switch back and forth on a live engine
  * uninstallSieve(engine);
+ * setBullet(engine, shot, { response: 'stop' }); // stops at its first contact, never tunnels
  * ```
  */
+export {
+  type BulletHit,
+  type BulletOptions,
+  type BulletResponse,
+  isBullet,
+  setBullet,
+} from './bullets.js';
 export type {
   MatterBodyLike,
   MatterCollisionFilterLike,

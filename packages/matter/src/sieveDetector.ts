@@ -195,6 +195,8 @@ export class SieveDetector {
   private readonly results: unknown[] = [];
   private bucket = new Int32Array(65);
   private readonly insertBox = new Float64Array(4);
+  /** Scratch of {@link queryBodies}. */
+  private readonly queryHandles: number[] = [];
 
   /** @internal Use {@link installSieve}. */
   constructor(
@@ -255,6 +257,30 @@ export class SieveDetector {
   detach(): void {
     if (this.currentMode === 'sieve') this.handBackOrder();
     this.installed = false;
+  }
+
+  /**
+   * The bodies whose broadphase proxies overlap `bounds` (`[minX, minY, maxX, maxY]`, the bodies' bounds as
+   * of the last Sieve step), written to `out[0..n)`; returns n, or -1 when the proxies are not current
+   * (stock mode, or the world changed since): then scan `detector.bodies` instead. Used by the bullets.
+   */
+  queryBodies(bounds: ArrayLike<number>, out: MatterBodyLike[]): number {
+    if (
+      !this.installed ||
+      this.currentMode !== 'sieve' ||
+      this.needResync ||
+      this.detector.bodies !== this.lastBodies ||
+      this.detector.bodies.length !== this.xOrder.count
+    ) {
+      return -1;
+    }
+    const handles = this.queryHandles;
+    handles.length = 0; // queryBounds pushes onto a plain array
+    const n = this.broadphase.queryBounds(bounds, handles);
+    for (let i = 0; i < n; i++) {
+      out[i] = this.bodyOf[this.recordOfSlot[handles[i] & SLOT_MASK]] as MatterBodyLike;
+    }
+    return n;
   }
 
   /**

@@ -1,0 +1,223 @@
+/**
+ * `PairCollisionMatrix`: a drop-in for cannon-es's `ArrayCollisionMatrix` (what `World.collisionMatrix`
+ * and `World.collisionMatrixPrevious` hold) whose memory and `reset()` cost grow with the number of
+ * pairs set, not with N².
+ *
+ * cannon-es 0.20.0's `ArrayCollisionMatrix` keeps one array slot per body pair, `N(N−1)/2` of them, and
+ * `World.collisionMatrixTick()` zeroes every slot each step: O(N²) whatever the broadphase — at N = 5 000
+ * it stalls the first steps for seconds while the array grows, at N = 20 000 `setNumObjects` throws
+ * `RangeError: Invalid array length`. Here the set pairs live in an open-addressing hash table on integer
+ * keys (linear probing, load ≤ 1/2, as Bullet's btHashedOverlappingPairCache and `@sieve/core`'s
+ * `PairSet`) with a dense list of the entries in use, so `reset()` clears only those.
+ *
+ * Semantics are the array's, exactly: entries are keyed by `body.index` (the body's position in
+ * `world.bodies`, which cannon renumbers when a body is removed), `get` returns 1 for a pair set to true
+ * and 0 otherwise, and `setNumObjects(n)` forgets the entries that the array would lose when its length
+ * is cut to `n(n−1)/2` (its flat index `i(i+1)/2 + j − 1`, `i > j`, at or past that length). A world
+ * using this matrix dispatches the same `collide` events as with the stock one.
+ */
+
+/** A body as the matrix sees it: cannon's `Body` has an integer `index`. */
+export interface IndexedBody {
+  index: number;
+}
+
+function hash(i: number, j: number): number {
+  let h = (Math.imul(i, 0x9e3779b1) + Math.imul(j, 0x85ebca77)) | 0;
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 13);
+}
+
+/**
+ * Collision matrix sized by the pairs set since the last `reset()`. Same interface as cannon-es's
+ * `ArrayCollisionMatrix` (`get`, `set`, `reset`, `setNumObjects`).
+ */
+export class PairCollisionMatrix {
+  /** Dense entries: larger index `i`, smaller index `j`, value (0 or 1). */
+  private hi = new Int32Array(64);
+  private lo = new Int32Array(64);
+  private value = new Uint8Array(64);
+  /** Table slot of each entry (kept up to date by deletes), so reset() can clear slots directly. */
+  private slotOf = new Int32Array(64);
+  /** Entries in use. */
+  private size = 0;
+  /** Open-addressing table of entry index + 1 (0 = empty). */
+  private table = new Int32Array(128);
+  private mask = 127;
+
+  /** Number of entries stored (pairs set since the last reset, whether to true or false). */
+  get entryCount(): number {
+    return this.size;
+  }
+
+  /** 1 if the pair was set to true since the last reset, else 0 (the array form gives 0/1/undefined). */
+  get(bi: IndexedBody, bj: IndexedBody): number {
+    let i = bi.index;
+    let j = bj.index;
+    if (j > i) {
+      const t = j;
+      j = i;
+      i = t;
+    }
+    const e = this.find(i, j);
+    return e < 0 ? 0 : this.value[e];
+  }
+
+  /** Records whether the pair collides. */
+  set(bi: IndexedBody, bj: IndexedBody, value: boolean | number): void {
+    let i = bi.index;
+    let j = bj.index;
+    if (j > i) {
+      const t = j;
+      j = i;
+      i = t;
+    }
+    let e = this.find(i, j);
+    if (e < 0) {
+      if (!value) return; // an absent entry already reads 0
+      e = this.add(i, j);
+    }
+    this.value[e] = value ? 1 : 0;
+  }
+
+  /** Forgets every pair: O(pairs set), not O(N²). */
+  reset(): void {
+    const n = this.size;
+    if (n === 0) return;
+    if (n * 8 < this.table.length) {
+      for (let e = 0; e < n; e++) this.table[this.slotOf[e]] = 0;
+    } else {
+      this.table.fill(0);
+    }
+    this.size = 0;
+    // Shrink a table that a burst of pairs blew up, so a later reset stays cheap.
+    if (this.table.length > 1024 && n * 16 < this.table.length) {
+      const cap = Math.max(128, 1 << Math.ceil(Math.log2(4 * n + 1)));
+      this.table = new Int32Array(cap);
+      this.mask = cap - 1;
+    }
+  }
+
+  /**
+   * Mirrors `ArrayCollisionMatrix.setNumObjects(n)`: when the matrix shrinks, pairs whose flat index
+   * falls past `n(n−1)/2` are forgotten. Growing is free.
+   */
+  setNumObjects(n: number): void {
+    const length = (n * (n - 1)) / 2;
+    let e = 0;
+    while (e < this.size) {
+      const i = this.hi[e];
+      const j = this.lo[e];
+      if ((i * (i + 1)) / 2 + j - 1 >= length) this.removeEntry(e);
+      else e++;
+    }
+  }
+
+  /** Calls `fn(i, j)` (body indices, `i > j`) for every pair currently set to true. */
+  forEachSet(fn: (i: number, j: number) => void): void {
+    for (let e = 0; e < this.size; e++) if (this.value[e] === 1) fn(this.hi[e], this.lo[e]);
+  }
+
+  /** Entry index of the pair, or -1. */
+  private find(i: number, j: number): number {
+    const mask = this.mask;
+    let s = hash(i, j) & mask;
+    for (;;) {
+      const t = this.table[s];
+      if (t === 0) return -1;
+      const e = t - 1;
+      if (this.hi[e] === i && this.lo[e] === j) return e;
+      s = (s + 1) & mask;
+    }
+  }
+
+  private add(i: number, j: number): number {
+    if (this.size === this.hi.length) this.growEntries();
+    if (2 * (this.size + 1) > this.table.length) this.rehash(this.table.length * 2);
+    const e = this.size++;
+    this.hi[e] = i;
+    this.lo[e] = j;
+    this.value[e] = 0;
+    this.insertSlot(i, j, e);
+    return e;
+  }
+
+  private insertSlot(i: number, j: number, e: number): void {
+    const mask = this.mask;
+    let s = hash(i, j) & mask;
+    while (this.table[s] !== 0) s = (s + 1) & mask;
+    this.table[s] = e + 1;
+    this.slotOf[e] = s;
+  }
+
+  /** Empties the table slot holding (i, j), shifting later probes back (linear-probing delete). */
+  private clearSlot(i: number, j: number): void {
+    const mask = this.mask;
+    const table = this.table;
+    let s = hash(i, j) & mask;
+    for (;;) {
+      const t = table[s];
+      if (t === 0) return;
+      const e = t - 1;
+      if (this.hi[e] === i && this.lo[e] === j) break;
+      s = (s + 1) & mask;
+    }
+    // Backward-shift deletion keeps every remaining key reachable without tombstones.
+    let hole = s;
+    let k = (s + 1) & mask;
+    for (;;) {
+      const t = table[k];
+      if (t === 0) break;
+      const e = t - 1;
+      const home = hash(this.hi[e], this.lo[e]) & mask;
+      // Move the entry at k into the hole if its home is not cyclically within (hole, k].
+      if (hole <= k ? home <= hole || home > k : home <= hole && home > k) {
+        table[hole] = t;
+        this.slotOf[e] = hole;
+        hole = k;
+      }
+      k = (k + 1) & mask;
+    }
+    table[hole] = 0;
+  }
+
+  /** Removes dense entry e (swap with the last one). */
+  private removeEntry(e: number): void {
+    this.clearSlot(this.hi[e], this.lo[e]);
+    const last = --this.size;
+    if (e !== last) {
+      const i = this.hi[last];
+      const j = this.lo[last];
+      // Re-point the last entry's table slot at e.
+      const s = this.slotOf[last];
+      this.table[s] = e + 1;
+      this.slotOf[e] = s;
+      this.hi[e] = i;
+      this.lo[e] = j;
+      this.value[e] = this.value[last];
+    }
+  }
+
+  private growEntries(): void {
+    const n = this.hi.length * 2;
+    const hi = new Int32Array(n);
+    hi.set(this.hi);
+    this.hi = hi;
+    const lo = new Int32Array(n);
+    lo.set(this.lo);
+    this.lo = lo;
+    const value = new Uint8Array(n);
+    value.set(this.value);
+    this.value = value;
+    const slotOf = new Int32Array(n);
+    slotOf.set(this.slotOf);
+    this.slotOf = slotOf;
+  }
+
+  private rehash(capacity: number): void {
+    this.table = new Int32Array(capacity);
+    this.mask = capacity - 1;
+    for (let e = 0; e < this.size; e++) this.insertSlot(this.hi[e], this.lo[e], e);
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * `installSieve(world)` / `uninstallSieve(world)`: everything this package adds, put on (and taken off) a
+ * live cannon-es world in one call.
+ *
+ * Installing, each part on by default and switchable by option:
+ * - `broadphase`: `world.broadphase` becomes a {@link SieveBroadphase} (or the one you pass).
+ * - `collisionMatrix`: `world.collisionMatrix` and `world.collisionMatrixPrevious` become
+ *   {@link PairCollisionMatrix}es (O(pairs) instead of an N(N−1)/2 array reset every step), and
+ *   `world.bodyOverlapKeeper` / `world.shapeOverlapKeeper` become {@link PairOverlapKeeper}s (O(1) per
+ *   contact instead of an insertion into a sorted array). The current pairs are carried over, so no
+ *   `collide` or `beginContact` event is repeated or lost across the switch.
+ * - `narrowphase`: trimesh–trimesh, box–trimesh, convex–trimesh and cylinder–trimesh contacts, and
+ *   sphere–box through OCSI, as own properties of `world.narrowphase` that shadow cannon's dispatch
+ *   table (`narrowphase[shapeA.type | shapeB.type]`); see `narrowphase.ts`.
+ * - `deferRemovals`: `world.removeBody` called while the world is inside `step()` (from a `collide`,
+ *   `preStep` or `postStep` listener, or a `beginContact` handler) is queued and applied as soon as the
+ *   internal step returns. Stock cannon splices `world.bodies` at once, and its step loops, which cached
+ *   the body count, then read past the end of the array and throw.
+ * - `bullets`: bodies marked with `setBullet(body)` are swept after each internal step and stopped at
+ *   (or bounced from) their first contact instead of passing through thin bodies; see `bullets.ts`.
+ *   Costs nothing while no body is marked.
+ *
+ * Uninstalling restores every original object and property, carrying the collision state back.
+ */
+import { ArrayCollisionMatrix, type Body, type Broadphase, type World } from 'cannon-es';
+import { SieveBroadphase, type SieveBroadphaseOptions } from './broadphase.js';
+import {
+  type BulletOptions,
+  type BulletSystem,
+  checkBulletOptions,
+  installBullets,
+  uninstallBullets,
+} from './bullets.js';
+import { PairCollisionMatrix } from './collisionMatrix.js';
+import { installNarrowphase, type NarrowphaseOptions, uninstallNarrowphase } from './narrowphase.js';
+import { PairOverlapKeeper } from './overlapKeeper.js';
+
+/** Options of {@link installSieve}. */
+export interface InstallSieveOptions {
+  /** A SieveBroadphase to use, options for a new one, or false to keep the world's. Default true. */
+  broadphase?: boolean | SieveBroadphase | SieveBroadphaseOptions;
+  /** Pair-sized collision matrices and overlap keepers. Default true. */
+  collisionMatrix?: boolean;
+  /** Added narrowphase handlers (all, some, or none). Default true. */
+  narrowphase?: boolean | NarrowphaseOptions;
+  /** Queue `removeBody` calls made during a step until it ends. Default true. */
+  deferRemovals?: boolean;
+  /** Sweep bodies marked with `setBullet` (options, or false to leave them alone). Default true. */
+  bullets?: boolean | BulletOptions;
+}
+
+/** What {@link installSieve} put on a world. */
+export interface SieveInstallation {
+  /** The broadphase installed, or null if the world's own was kept. */
+  readonly broadphase: SieveBroadphase | null;
+  /** The bullet system installed, or null (option `bullets: false`). */
+  readonly bullets: BulletSystem | null;
+}
+
+interface KeeperLike {
+  set(i: number, j: number): void;
+  tick(): void;
+  getDiff(additions: number[], removals: number[]): void;
+}
+
+interface MatrixLike {
+  get(bi: Body, bj: Body): unknown;
+  set(bi: Body, bj: Body, value: boolean): void;
+  reset(): void;
+  setNumObjects(n: number): void;
+}
+
+/** The world's fields this package replaces (cannon's typings do not list the keepers). */
+interface WorldInternals {
+  broadphase: Broadphase;
+  collisionMatrix: MatrixLike;
+  collisionMatrixPrevious: MatrixLike;
+  bodyOverlapKeeper: KeeperLike;
+  shapeOverlapKeeper: KeeperLike;
+  internalStep(dt: number): void;
+  removeBody(body: Body): void;
+}
+
+interface Saved {
+  installation: SieveInstallation;
+  broadphase: Broadphase | null;
+  matrices: [MatrixLike, MatrixLike, KeeperLike, KeeperLike] | null;
+  narrowphase: boolean;
+  deferred: boolean;
+  bullets: boolean;
+}
+
+const installed = new WeakMap<World, Saved>();
+
+/**
+ * Installs Sieve on a cannon-es world (see the module comment for the parts). Installing twice throws;
+ * uninstall first. Returns what was installed.
+ */
+export function installSieve(world: World, options: InstallSieveOptions = {}): SieveInstallation {
+  if (world == null || !Array.isArray((world as World).bodies)) {
+    throw new TypeError('installSieve: world must be a cannon-es World');
+  }
+  if (installed.has(world)) throw new Error('installSieve: Sieve is already installed on this world');
+  const w = world as unknown as WorldInternals;
+  const bulletOption = options.bullets ?? true;
+  const bulletOptions = bulletOption === false ? null : bulletOption === true ? {} : bulletOption;
+  if (bulletOptions !== null) checkBulletOptions(bulletOptions, 'installSieve'); // before anything changes
+  const bpOption = options.broadphase ?? true;
+  let broadphase: SieveBroadphase | null = null;
+  let savedBroadphase: Broadphase | null = null;
+  if (bpOption !== false) {
+    broadphase =
+      bpOption instanceof SieveBroadphase
+        ? bpOption
+        : new SieveBroadphase(bpOption === true ? {} : (bpOption as SieveBroadphaseOptions));
+    savedBroadphase = w.broadphase;
+    w.broadphase = broadphase;
+    broadphase.setWorld(world);
+  }
+  let matrices: Saved['matrices'] = null;
+  if (options.collisionMatrix ?? true) {
+    matrices = [w.collisionMatrix, w.collisionMatrixPrevious, w.bodyOverlapKeeper, w.shapeOverlapKeeper];
+    w.collisionMatrix = copyMatrix(world, w.collisionMatrix, new PairCollisionMatrix());
+    w.collisionMatrixPrevious = copyMatrix(world, w.collisionMatrixPrevious, new PairCollisionMatrix());
+    w.bodyOverlapKeeper = copyKeeper(w.bodyOverlapKeeper, new PairOverlapKeeper());
+    w.shapeOverlapKeeper = copyKeeper(w.shapeOverlapKeeper, new PairOverlapKeeper());
+  }
+  const np = options.narrowphase ?? true;
+  if (np !== false) installNarrowphase(world.narrowphase, np === true ? {} : np);
+  const deferred = options.deferRemovals ?? true;
+  if (deferred) installDeferredRemovals(w);
+  const bullets = bulletOptions === null ? null : installBullets(world, bulletOptions);
+  const installation: SieveInstallation = { broadphase, bullets };
+  installed.set(world, {
+    installation,
+    broadphase: savedBroadphase,
+    matrices,
+    narrowphase: np !== false,
+    deferred,
+    bullets: bullets !== null,
+  });
+  return installation;
+}
+
+/** Takes Sieve off a world, restoring cannon's objects. Returns false if it was not installed. */
+export function uninstallSieve(world: World): boolean {
+  const saved = installed.get(world);
+  if (!saved) return false;
+  installed.delete(world);
+  const w = world as unknown as WorldInternals;
+  if (saved.bullets) uninstallBullets(world);
+  if (saved.deferred) uninstallDeferredRemovals(w);
+  if (saved.narrowphase) uninstallNarrowphase(world.narrowphase);
+  if (saved.matrices) {
+    const [cm, cmp, bk, sk] = saved.matrices;
+    w.collisionMatrix = copyMatrix(world, w.collisionMatrix, cm);
+    w.collisionMatrixPrevious = copyMatrix(world, w.collisionMatrixPrevious, cmp);
+    w.bodyOverlapKeeper = copyKeeper(w.bodyOverlapKeeper, bk);
+    w.shapeOverlapKeeper = copyKeeper(w.shapeOverlapKeeper, sk);
+  }
+  if (saved.broadphase) {
+    const current = w.broadphase;
+    if (current instanceof SieveBroadphase && current === saved.installation.broadphase) current.detach();
+    w.broadphase = saved.broadphase;
+    saved.broadphase.dirty = true;
+  }
+  return true;
+}
+
+/** Whether Sieve is installed on `world`. */
+export function isSieveInstalled(world: World): boolean {
+  return installed.has(world);
+}
+
+/**
+ * Copies the pairs set in `from` into `to` (reset first): the pair-sized matrix lists its own entries;
+ * the stock array is walked over its length.
+ */
+function copyMatrix(world: World, from: MatrixLike, to: MatrixLike): MatrixLike {
+  const n = world.bodies.length;
+  to.reset();
+  if (to instanceof ArrayCollisionMatrix) {
+    try {
+      to.setNumObjects(n);
+    } catch {
+      // Too many bodies for cannon's array (the failure Sieve exists to avoid); the world will throw
+      // on its own at its next addBody/removeBody, as stock cannon does.
+    }
+  }
+  const bodies = world.bodies;
+  if (from instanceof PairCollisionMatrix) {
+    from.forEachSet((i, j) => {
+      if (i < n && j < n) to.set(bodies[i], bodies[j], true);
+    });
+  } else if (from instanceof ArrayCollisionMatrix) {
+    const m = from.matrix;
+    // The array's flat index (i(i+1)/2 + j − 1): walk the set entries only.
+    for (let i = 1; i < n; i++) {
+      const base = (i * (i + 1)) / 2 - 1;
+      if (base >= m.length) break;
+      for (let j = 0; j < i; j++) if (m[base + j]) to.set(bodies[i], bodies[j], true);
+    }
+  }
+  return to;
+}
+
+/** Carries a keeper's pairs of the step that ended last over to another keeper (emptied first). */
+function copyKeeper(from: KeeperLike, to: KeeperLike): KeeperLike {
+  to.tick();
+  to.tick();
+  const pairs = currentPairs(from);
+  for (let k = 0; k < pairs.length; k += 2) to.set(pairs[k], pairs[k + 1]);
+  return to;
+}
+
+/** The id pairs a keeper holds as this step's (flat). */
+function currentPairs(k: KeeperLike): number[] {
+  if (k instanceof PairOverlapKeeper) return k.currentPairs();
+  const current = (k as unknown as { current?: number[] }).current ?? [];
+  const out: number[] = [];
+  for (const key of current) out.push((key & 0xffff0000) >> 16, key & 0xffff);
+  return out;
+}
+
+// --- deferred removals -----------------------------------------------------------------------------
+
+interface DeferState {
+  depth: number;
+  queue: Body[];
+}
+
+const deferStates = new WeakMap<WorldInternals, DeferState>();
+
+function installDeferredRemovals(w: WorldInternals): void {
+  const state: DeferState = { depth: 0, queue: [] };
+  deferStates.set(w, state);
+  const proto = Object.getPrototypeOf(w) as WorldInternals;
+  w.internalStep = function internalStep(this: WorldInternals, dt: number): void {
+    state.depth++;
+    try {
+      proto.internalStep.call(this, dt);
+    } finally {
+      state.depth--;
+      if (state.depth === 0 && state.queue.length > 0) {
+        const queue = state.queue.splice(0);
+        for (const body of queue) proto.removeBody.call(this, body);
+      }
+    }
+  };
+  w.removeBody = function removeBody(this: WorldInternals, body: Body): void {
+    if (state.depth > 0) {
+      if (!state.queue.includes(body)) state.queue.push(body);
+      return;
+    }
+    proto.removeBody.call(this, body);
+  };
+}
+
+function uninstallDeferredRemovals(w: WorldInternals): void {
+  const target = w as unknown as Record<string, unknown>;
+  delete target.internalStep;
+  delete target.removeBody;
+  deferStates.delete(w);
+}

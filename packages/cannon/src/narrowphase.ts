@@ -1,0 +1,754 @@
+/**
+ * Collision handlers added to cannon-es's `Narrowphase`: trimesh–trimesh, box–trimesh,
+ * convex–trimesh and cylinder–trimesh (which cannon-es 0.20.0 does not have: such pairs produce no
+ * contact, pmndrs/cannon-es#21, schteppe/cannon.js#423), and sphere–box through OCSI.
+ *
+ * cannon dispatches a shape pair to `narrowphase[shapeA.type | shapeB.type]` (getters on the prototype);
+ * {@link installNarrowphase} defines own properties on one `Narrowphase` instance for the added keys, which
+ * shadow those getters, and {@link uninstallNarrowphase} deletes them. Each handler has cannon's handler
+ * signature and produces cannon `ContactEquation`s through `createContactEquation`, with friction through
+ * `createFrictionEquationsFromContact` (or one averaged pair with `enableFrictionReduction`), so the
+ * solver treats them as its own. The `justTest` form (kinematic/static pairs) only answers overlap.
+ *
+ * Contacts, all in world space, normal from body i to body j, `ri`/`rj` the contact points on each
+ * body relative to its position (cannon's convention: penetration is `(xj + rj − xi − ri)·n < 0`):
+ *
+ * - Trimesh–trimesh: Sieve's BVH mesh–mesh query (`meshMeshPairs`: dual-tree descent with separating-axis
+ *   node tests and Möller's triangle–triangle test, `shared/seeds/002_843453ac9dcf85c9.txt`, "BVH" and
+ *   "triangle–triangle" sections) finds the intersecting triangle pairs. Each pair yields vertex–face
+ *   contacts: a vertex of one triangle lying behind the other's plane (faces are outward by winding,
+ *   `(b−a)×(c−a)` as cannon's `Trimesh.updateNormals`) whose projection falls inside that triangle, with
+ *   the distance to the plane as depth. A vertex keeps its shallowest such contact over all pairs (the
+ *   nearest face is the way out — this is what stops a corner near a mesh edge from being pushed sideways
+ *   through the wall). Pairs crossing only edge to edge, when no vertex contact exists, give one contact
+ *   along the triangle normal of least penetration. The manifold is then reduced to `maxContacts` points
+ *   (deepest first, then farthest-point sampling), so resting meshes keep a stable spread of supports.
+ * - Box/convex/cylinder–trimesh: candidate triangles are the ones touching the hull's oriented box
+ *   (`meshObbContacts` on the BVH: exact for a box, conservative for a convex hull, Project Oort's
+ *   multi-pass culling); then hull vertices behind a triangle's plane inside its footprint (only when the
+ *   hull straddles that plane, so a hull behind a one-sided floor is not pulled through it) and triangle
+ *   vertices inside the hull (the nearest hull face gives normal and depth). For a box with none of these
+ *   (edge–edge crossings), `meshObbContacts`' own separating-axis contacts are used. A convex hull's
+ *   edge–edge-only crossings give no contact until a vertex crosses (one step later at most, usually).
+ * - Box–box: cannon's own, behind an OBB–OBB separating-axis test (same contacts, far fewer hull tests).
+ * - Sphere–box: OCSI (`shared/seeds/000_e0da60409bb15c04.txt`, Eq. 2 and Algorithm 5, through
+ *   `sphereObbContact` of `@sieve/core`): one contact, the box point nearest the centre, also correct
+ *   when the centre is inside the box (the face of least penetration), where cannon's own test misses.
+ */
+import {
+  MeshContacts,
+  MeshMeshResult,
+  meshMeshIntersects,
+  meshMeshPairs,
+  meshObbContacts,
+  meshObbIntersects,
+  obbObbOverlapUnchecked,
+  sphereObbContact,
+} from '@sieve/core';
+import {
+  type Body,
+  Box,
+  type ConvexPolyhedron,
+  type Narrowphase,
+  type Quaternion,
+  Shape,
+  type Sphere,
+  type Trimesh,
+  type Vec3,
+} from 'cannon-es';
+import { rotationOf, shapeMatrix, transformVertex, trimeshBVH, trimeshIndex } from './trimeshCache.js';
+
+/** Options of {@link installNarrowphase}. */
+export interface NarrowphaseOptions {
+  /** Trimesh–trimesh, box–trimesh, convex–trimesh and cylinder–trimesh contacts. Default true. */
+  trimesh?: boolean;
+  /** Sphere–box contacts through OCSI (replacing cannon's own). Default true. */
+  sphereBox?: boolean;
+  /**
+   * Box–box: an OBB–OBB separating-axis test (`@sieve/core`) first, cannon's own box–box only for boxes
+   * that overlap — the same contacts, without cannon's costly hull SAT and clipping for the many AABB
+   * pairs that do not touch. Default true.
+   */
+  boxBox?: boolean;
+  /** Most contacts kept per trimesh shape pair. Default 8. */
+  maxContacts?: number;
+}
+
+type Handler = (
+  this: Narrowphase,
+  si: Shape,
+  sj: Shape,
+  xi: Vec3,
+  xj: Vec3,
+  qi: Quaternion,
+  qj: Quaternion,
+  bi: Body,
+  bj: Body,
+  rsi?: Shape | null,
+  rsj?: Shape | null,
+  justTest?: boolean,
+) => boolean | undefined;
+
+const TYPES = Shape.types;
+
+/** Dispatch keys (`typeA | typeB`) of the handlers this module adds. */
+export const SIEVE_COLLISION_TYPES = {
+  trimeshTrimesh: TYPES.TRIMESH,
+  boxTrimesh: TYPES.BOX | TYPES.TRIMESH,
+  convexTrimesh: TYPES.CONVEXPOLYHEDRON | TYPES.TRIMESH,
+  cylinderTrimesh: TYPES.CYLINDER | TYPES.TRIMESH,
+  sphereBox: TYPES.SPHERE | TYPES.BOX,
+  boxBox: TYPES.BOX,
+} as const;
+
+interface NarrowphaseState {
+  keys: number[];
+  /** Own property descriptors the install shadowed (usually none). */
+  previous: (PropertyDescriptor | undefined)[];
+}
+
+const states = new WeakMap<Narrowphase, NarrowphaseState>();
+
+/** Adds the Sieve handlers to one cannon `Narrowphase` (a world's `world.narrowphase`). */
+export function installNarrowphase(np: Narrowphase, options: NarrowphaseOptions = {}): void {
+  if (states.has(np)) throw new Error('installNarrowphase: already installed on this narrowphase');
+  const maxContacts = options.maxContacts ?? 8;
+  if (!Number.isInteger(maxContacts) || maxContacts < 1) {
+    throw new RangeError(`installNarrowphase: maxContacts must be a positive integer, got ${maxContacts}`);
+  }
+  const table: [number, Handler][] = [];
+  if (options.trimesh ?? true) {
+    const t = makeTrimeshHandlers(maxContacts);
+    table.push([SIEVE_COLLISION_TYPES.trimeshTrimesh, t.trimeshTrimesh]);
+    table.push([SIEVE_COLLISION_TYPES.boxTrimesh, t.convexTrimesh]);
+    table.push([SIEVE_COLLISION_TYPES.convexTrimesh, t.convexTrimesh]);
+    table.push([SIEVE_COLLISION_TYPES.cylinderTrimesh, t.convexTrimesh]);
+  }
+  if (options.sphereBox ?? true) table.push([SIEVE_COLLISION_TYPES.sphereBox, sphereBoxOcsi]);
+  if (options.boxBox ?? true) table.push([SIEVE_COLLISION_TYPES.boxBox, boxBoxPrefiltered]);
+  const state: NarrowphaseState = { keys: [], previous: [] };
+  for (const [key, fn] of table) {
+    state.keys.push(key);
+    state.previous.push(Object.getOwnPropertyDescriptor(np, key));
+    Object.defineProperty(np, key, { value: fn, configurable: true, writable: true, enumerable: false });
+  }
+  states.set(np, state);
+}
+
+/** Removes what {@link installNarrowphase} added. Returns false if nothing was installed. */
+export function uninstallNarrowphase(np: Narrowphase): boolean {
+  const state = states.get(np);
+  if (!state) return false;
+  for (let k = 0; k < state.keys.length; k++) {
+    const key = state.keys[k];
+    const previous = state.previous[k];
+    delete (np as unknown as Record<number, unknown>)[key];
+    if (previous) Object.defineProperty(np, key, previous);
+  }
+  states.delete(np);
+  return true;
+}
+
+// --- contact manifold --------------------------------------------------------------------------------
+
+/**
+ * Candidate contacts of one shape pair: normal from body i to body j, points on i and on j (world), depth;
+ * one per key (a vertex), keeping the shallowest offer.
+ */
+class Manifold {
+  count = 0;
+  key = new Float64Array(32);
+  n = new Float64Array(96);
+  pi = new Float64Array(96);
+  pj = new Float64Array(96);
+  depth = new Float64Array(32);
+  private readonly at = new Map<number, number>();
+  private minDist = new Float64Array(32);
+
+  reset(): void {
+    this.count = 0;
+    this.at.clear();
+  }
+
+  offer(
+    key: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    pix: number,
+    piy: number,
+    piz: number,
+    pjx: number,
+    pjy: number,
+    pjz: number,
+    depth: number,
+  ): void {
+    let k = this.at.get(key);
+    if (k !== undefined) {
+      if (this.depth[k] <= depth) return;
+    } else {
+      if (this.count === this.depth.length) this.grow();
+      k = this.count++;
+      this.at.set(key, k);
+      this.key[k] = key;
+    }
+    this.depth[k] = depth;
+    this.n[3 * k] = nx;
+    this.n[3 * k + 1] = ny;
+    this.n[3 * k + 2] = nz;
+    this.pi[3 * k] = pix;
+    this.pi[3 * k + 1] = piy;
+    this.pi[3 * k + 2] = piz;
+    this.pj[3 * k] = pjx;
+    this.pj[3 * k + 1] = pjy;
+    this.pj[3 * k + 2] = pjz;
+  }
+
+  /** Overwrites contact k. */
+  set(
+    k: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    pix: number,
+    piy: number,
+    piz: number,
+    pjx: number,
+    pjy: number,
+    pjz: number,
+    depth: number,
+  ): void {
+    this.depth[k] = depth;
+    this.n[3 * k] = nx;
+    this.n[3 * k + 1] = ny;
+    this.n[3 * k + 2] = nz;
+    this.pi[3 * k] = pix;
+    this.pi[3 * k + 1] = piy;
+    this.pi[3 * k + 2] = piz;
+    this.pj[3 * k] = pjx;
+    this.pj[3 * k + 1] = pjy;
+    this.pj[3 * k + 2] = pjz;
+  }
+
+  /** Drops the contacts whose depth is not positive. */
+  compact(): void {
+    let w = 0;
+    for (let k = 0; k < this.count; k++) {
+      if (!(this.depth[k] > 0)) continue;
+      if (w !== k) this.swap(w, k);
+      w++;
+    }
+    this.count = w;
+  }
+
+  /**
+   * Keeps at most `max` contacts, moved to the front: the deepest, then repeatedly the one farthest from
+   * those kept (farthest-point sampling on the points on body j), which keeps the support polygon wide.
+   */
+  reduce(max: number): void {
+    const n = this.count;
+    if (n <= max) return;
+    if (this.minDist.length < n) this.minDist = new Float64Array(this.depth.length);
+    const minDist = this.minDist;
+    minDist.fill(Number.POSITIVE_INFINITY, 0, n);
+    let next = 0;
+    for (let k = 1; k < n; k++) if (this.depth[k] > this.depth[next]) next = k;
+    for (let m = 0; m < max; m++) {
+      // Swap the pick into place m; the candidates left are those after it.
+      this.swap(m, next);
+      const px = this.pj[3 * m];
+      const py = this.pj[3 * m + 1];
+      const pz = this.pj[3 * m + 2];
+      let best = -1;
+      let bestScore = -1;
+      for (let k = m + 1; k < n; k++) {
+        const dx = this.pj[3 * k] - px;
+        const dy = this.pj[3 * k + 1] - py;
+        const dz = this.pj[3 * k + 2] - pz;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < minDist[k]) minDist[k] = d2;
+        const score = minDist[k];
+        if (score > bestScore || (score === bestScore && this.depth[k] > this.depth[best])) {
+          bestScore = score;
+          best = k;
+        }
+      }
+      if (best < 0) break;
+      next = best;
+    }
+    this.count = max;
+  }
+
+  private swap(a: number, b: number): void {
+    if (a === b) return;
+    swap1(this.key, a, b);
+    swap1(this.depth, a, b);
+    swap1(this.minDist, a, b);
+    for (let c = 0; c < 3; c++) {
+      swap1(this.n, 3 * a + c, 3 * b + c);
+      swap1(this.pi, 3 * a + c, 3 * b + c);
+      swap1(this.pj, 3 * a + c, 3 * b + c);
+    }
+  }
+
+  private grow(): void {
+    const m = this.depth.length * 2;
+    const g = (a: Float64Array, per: number) => {
+      const b = new Float64Array(m * per);
+      b.set(a);
+      return b;
+    };
+    this.key = g(this.key, 1);
+    this.depth = g(this.depth, 1);
+    this.n = g(this.n, 3);
+    this.pi = g(this.pi, 3);
+    this.pj = g(this.pj, 3);
+  }
+}
+
+function swap1(a: Float64Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+}
+
+/** Turns the manifold into cannon contact equations (and friction) on `np`. Returns the count. */
+function emit(np: Narrowphase, m: Manifold, bi: Body, bj: Body, si: Shape, sj: Shape): number {
+  const xi = bi.position;
+  const xj = bj.position;
+  for (let k = 0; k < m.count; k++) {
+    const c = np.createContactEquation(bi, bj, si, sj, si, sj);
+    c.ni.set(m.n[3 * k], m.n[3 * k + 1], m.n[3 * k + 2]);
+    c.ri.set(m.pi[3 * k] - xi.x, m.pi[3 * k + 1] - xi.y, m.pi[3 * k + 2] - xi.z);
+    c.rj.set(m.pj[3 * k] - xj.x, m.pj[3 * k + 1] - xj.y, m.pj[3 * k + 2] - xj.z);
+    np.result.push(c);
+    if (!np.enableFrictionReduction) np.createFrictionEquationsFromContact(c, np.frictionResult);
+  }
+  if (np.enableFrictionReduction && m.count > 0) np.createFrictionFromAverage(m.count);
+  return m.count;
+}
+
+// --- geometry helpers ----------------------------------------------------------------------------------
+
+/** Sets the unit normal `(b−a)×(c−a)` of the triangle at `t[o..o+9)` into `t[o+9..o+12)`; false if degenerate. */
+function triangleNormal(t: Float64Array, o: number): boolean {
+  const ux = t[o + 3] - t[o];
+  const uy = t[o + 4] - t[o + 1];
+  const uz = t[o + 5] - t[o + 2];
+  const vx = t[o + 6] - t[o];
+  const vy = t[o + 7] - t[o + 1];
+  const vz = t[o + 8] - t[o + 2];
+  const nx = uy * vz - uz * vy;
+  const ny = uz * vx - ux * vz;
+  const nz = ux * vy - uy * vx;
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (!(len > 0)) return false;
+  t[o + 9] = nx / len;
+  t[o + 10] = ny / len;
+  t[o + 11] = nz / len;
+  return true;
+}
+
+// --- trimesh handlers ------------------------------------------------------------------------------------
+
+/** Triangle record: 3 vertices (9 numbers), unit normal (3), then the body it belongs to (0 = i, 1 = j). */
+const TRI = 13;
+
+/** Polygon clipping scratch (a triangle clipped by 3 planes has at most 6 vertices). */
+const POLY_A = new Float64Array(3 * 8);
+const POLY_B = new Float64Array(3 * 8);
+/** Points of the last clip below the clipping triangle's plane: xyz and depth. */
+const CLIP_PTS = new Float64Array(4 * 8);
+const CLIP_PTS2 = new Float64Array(4 * 8);
+
+/**
+ * Clips triangle `t` (at `to`) by the prism of triangle `f` (at `fo`: its three inward edge planes) and
+ * writes the clipped points lying behind `f`'s plane (depth > 0) into `out` as `x, y, z, depth`. Returns
+ * how many; -1 if the clipped polygon is empty or no point is behind the plane (the pair is separated
+ * along `f`'s normal). GImpact's triangle–triangle clip method (Bullet, btPrimitiveTriangle).
+ */
+function clipBehind(f: Float64Array, fo: number, t: Float64Array, to: number, out: Float64Array): number {
+  let src = POLY_A;
+  let dst = POLY_B;
+  for (let k = 0; k < 9; k++) src[k] = t[to + k];
+  let n = 3;
+  const nx = f[fo + 9];
+  const ny = f[fo + 10];
+  const nz = f[fo + 11];
+  for (let e = 0; e < 3 && n > 0; e++) {
+    const ax = f[fo + 3 * e];
+    const ay = f[fo + 3 * e + 1];
+    const az = f[fo + 3 * e + 2];
+    const e2 = (e + 1) % 3;
+    const ex = f[fo + 3 * e2] - ax;
+    const ey = f[fo + 3 * e2 + 1] - ay;
+    const ez = f[fo + 3 * e2 + 2] - az;
+    // Inward normal of edge e: n × edge (the triangle is counter-clockwise about n).
+    const mx = ny * ez - nz * ey;
+    const my = nz * ex - nx * ez;
+    const mz = nx * ey - ny * ex;
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      const k2 = (k + 1) % n;
+      const px = src[3 * k];
+      const py = src[3 * k + 1];
+      const pz = src[3 * k + 2];
+      const qx = src[3 * k2];
+      const qy = src[3 * k2 + 1];
+      const qz = src[3 * k2 + 2];
+      const dp = (px - ax) * mx + (py - ay) * my + (pz - az) * mz;
+      const dq = (qx - ax) * mx + (qy - ay) * my + (qz - az) * mz;
+      if (dp >= 0) {
+        dst[3 * m] = px;
+        dst[3 * m + 1] = py;
+        dst[3 * m + 2] = pz;
+        m++;
+      }
+      if (dp >= 0 !== dq >= 0) {
+        const s = dp / (dp - dq);
+        dst[3 * m] = px + s * (qx - px);
+        dst[3 * m + 1] = py + s * (qy - py);
+        dst[3 * m + 2] = pz + s * (qz - pz);
+        m++;
+      }
+    }
+    n = m;
+    const tmp = src;
+    src = dst;
+    dst = tmp;
+  }
+  if (n === 0) return -1;
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    const px = src[3 * k];
+    const py = src[3 * k + 1];
+    const pz = src[3 * k + 2];
+    const d = -((px - f[fo]) * nx + (py - f[fo + 1]) * ny + (pz - f[fo + 2]) * nz);
+    if (d > 0) {
+      out[4 * count] = px;
+      out[4 * count + 1] = py;
+      out[4 * count + 2] = pz;
+      out[4 * count + 3] = d;
+      count++;
+    }
+  }
+  return count > 0 ? count : -1;
+}
+
+function maxDepth(pts: Float64Array, n: number): number {
+  let d = 0;
+  for (let k = 0; k < n; k++) if (pts[4 * k + 3] > d) d = pts[4 * k + 3];
+  return d;
+}
+
+function makeTrimeshHandlers(maxContacts: number): { trimeshTrimesh: Handler; convexTrimesh: Handler } {
+  const manifold = new Manifold();
+  const pairs = new MeshMeshResult();
+  const meshContacts = new MeshContacts();
+  const MA = new Float64Array(16);
+  const MB = new Float64Array(16);
+  const obb = new Float64Array(15);
+  const rot = new Float64Array(9);
+  const triA = new Float64Array(TRI);
+  const triB = new Float64Array(TRI);
+  let hullVerts = new Float64Array(3 * 64);
+  let hullTris = new Float64Array(TRI * 64);
+  let nextKey = 0;
+
+  /** Loads world triangle `tri` of a mesh into `out` (record of body `side`); false if degenerate. */
+  const loadTriangle = (
+    positions: Float32Array,
+    index: Uint32Array,
+    tri: number,
+    m: Float64Array,
+    out: Float64Array,
+    side: number,
+  ): boolean => {
+    transformVertex(positions, index[3 * tri], m, out, 0);
+    transformVertex(positions, index[3 * tri + 1], m, out, 3);
+    transformVertex(positions, index[3 * tri + 2], m, out, 6);
+    out[12] = side;
+    return triangleNormal(out, 0);
+  };
+
+  /**
+   * One triangle pair: the points of each triangle inside the other's prism and behind its face, in the
+   * direction of least maximum depth (both directions must have points, else the pair is separated).
+   */
+  const collideTriangles = (ta: Float64Array, ao: number, tb: Float64Array, bo: number): void => {
+    const nb = clipBehind(ta, ao, tb, bo, CLIP_PTS);
+    if (nb < 0) return;
+    const na = clipBehind(tb, bo, ta, ao, CLIP_PTS2);
+    if (na < 0) return;
+    if (maxDepth(CLIP_PTS, nb) <= maxDepth(CLIP_PTS2, na)) offerClipped(ta, ao, CLIP_PTS, nb);
+    else offerClipped(tb, bo, CLIP_PTS2, na);
+  };
+
+  /** Offers the points behind face `f` (of body i or j, by its record) as contacts. */
+  const offerClipped = (f: Float64Array, fo: number, pts: Float64Array, n: number): void => {
+    const nx = f[fo + 9];
+    const ny = f[fo + 10];
+    const nz = f[fo + 11];
+    const faceOnI = f[fo + 12] === 0;
+    for (let k = 0; k < n; k++) {
+      const px = pts[4 * k];
+      const py = pts[4 * k + 1];
+      const pz = pts[4 * k + 2];
+      const d = pts[4 * k + 3];
+      const sx = px + d * nx;
+      const sy = py + d * ny;
+      const sz = pz + d * nz;
+      // The point's body moves along +n of the face to get out.
+      if (faceOnI) manifold.offer(nextKey++, nx, ny, nz, sx, sy, sz, px, py, pz, d);
+      else manifold.offer(nextKey++, -nx, -ny, -nz, px, py, pz, sx, sy, sz, d);
+    }
+  };
+
+  const trimeshTrimesh: Handler = function (
+    this: Narrowphase,
+    si,
+    sj,
+    xi,
+    xj,
+    qi,
+    qj,
+    bi,
+    bj,
+    _rsi,
+    _rsj,
+    justTest,
+  ) {
+    const a = si as Trimesh;
+    const b = sj as Trimesh;
+    const bvhA = trimeshBVH(a);
+    const bvhB = trimeshBVH(b);
+    shapeMatrix(xi, qi, a.scale, MA);
+    shapeMatrix(xj, qj, b.scale, MB);
+    if (justTest) return meshMeshIntersects(bvhA, MA, bvhB, MB, pairs);
+    const n = meshMeshPairs(bvhA, MA, bvhB, MB, pairs);
+    if (n === 0) return false;
+    const ia = trimeshIndex(a);
+    const ib = trimeshIndex(b);
+    manifold.reset();
+    nextKey = 0;
+    for (let k = 0; k < n; k++) {
+      if (
+        loadTriangle(bvhA.positions, ia, pairs.trianglesA[k], MA, triA, 0) &&
+        loadTriangle(bvhB.positions, ib, pairs.trianglesB[k], MB, triB, 1)
+      ) {
+        collideTriangles(triA, 0, triB, 0);
+      }
+    }
+    manifold.reduce(maxContacts);
+    emit(this, manifold, bi, bj, si, sj);
+    return manifold.count > 0;
+  };
+
+  const convexTrimesh: Handler = function (
+    this: Narrowphase,
+    si,
+    sj,
+    xi,
+    xj,
+    qi,
+    qj,
+    bi,
+    bj,
+    _rsi,
+    _rsj,
+    justTest,
+  ) {
+    const mesh = sj as Trimesh;
+    const isBox = si instanceof Box;
+    const hull: ConvexPolyhedron = isBox
+      ? (si as Box).convexPolyhedronRepresentation
+      : (si as ConvexPolyhedron);
+    const bvh = trimeshBVH(mesh);
+    const index = trimeshIndex(mesh);
+    shapeMatrix(xj, qj, mesh.scale, MB);
+    // The hull in world space: vertices and its oriented box (for the BVH query).
+    rotationOf(qi, rot);
+    const verts = hull.vertices;
+    const nv = verts.length;
+    if (nv === 0) return false;
+    if (hullVerts.length < 3 * nv) hullVerts = new Float64Array(6 * nv);
+    let lx = Number.POSITIVE_INFINITY;
+    let ly = lx;
+    let lz = lx;
+    let ux = Number.NEGATIVE_INFINITY;
+    let uy = ux;
+    let uz = ux;
+    for (let k = 0; k < nv; k++) {
+      const v = verts[k];
+      if (v.x < lx) lx = v.x;
+      if (v.y < ly) ly = v.y;
+      if (v.z < lz) lz = v.z;
+      if (v.x > ux) ux = v.x;
+      if (v.y > uy) uy = v.y;
+      if (v.z > uz) uz = v.z;
+      hullVerts[3 * k] = rot[0] * v.x + rot[1] * v.y + rot[2] * v.z + xi.x;
+      hullVerts[3 * k + 1] = rot[3] * v.x + rot[4] * v.y + rot[5] * v.z + xi.y;
+      hullVerts[3 * k + 2] = rot[6] * v.x + rot[7] * v.y + rot[8] * v.z + xi.z;
+    }
+    const cx = 0.5 * (lx + ux);
+    const cy = 0.5 * (ly + uy);
+    const cz = 0.5 * (lz + uz);
+    obb[0] = rot[0] * cx + rot[1] * cy + rot[2] * cz + xi.x;
+    obb[1] = rot[3] * cx + rot[4] * cy + rot[5] * cz + xi.y;
+    obb[2] = rot[6] * cx + rot[7] * cy + rot[8] * cz + xi.z;
+    // Axes row by row = columns of the rotation.
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) obb[3 + 3 * r + c] = rot[3 * c + r];
+    obb[12] = 0.5 * (ux - lx);
+    obb[13] = 0.5 * (uy - ly);
+    obb[14] = 0.5 * (uz - lz);
+    if (justTest && isBox) return meshObbIntersects(bvh, MB, obb);
+    const nt = meshObbContacts(bvh, MB, obb, meshContacts);
+    if (nt === 0) return false;
+    // The hull's faces as world triangles (fans), oriented like cannon's outward face normals.
+    const faces = hull.faces;
+    const normals = hull.faceNormals;
+    let ht = 0;
+    for (let f = 0; f < faces.length; f++) {
+      const face = faces[f];
+      const fn = normals[f];
+      const wx = rot[0] * fn.x + rot[1] * fn.y + rot[2] * fn.z;
+      const wy = rot[3] * fn.x + rot[4] * fn.y + rot[5] * fn.z;
+      const wz = rot[6] * fn.x + rot[7] * fn.y + rot[8] * fn.z;
+      for (let c = 1; c + 1 < face.length; c++) {
+        if (hullTris.length < TRI * (ht + 1)) {
+          const grown = new Float64Array(2 * hullTris.length);
+          grown.set(hullTris);
+          hullTris = grown;
+        }
+        const o = TRI * ht;
+        const flip = (ia: number, ib: number, ic: number) => {
+          for (let k = 0; k < 3; k++) {
+            hullTris[o + k] = hullVerts[3 * ia + k];
+            hullTris[o + 3 + k] = hullVerts[3 * ib + k];
+            hullTris[o + 6 + k] = hullVerts[3 * ic + k];
+          }
+        };
+        flip(face[0], face[c], face[c + 1]);
+        if (!triangleNormal(hullTris, o)) continue;
+        if (hullTris[o + 9] * wx + hullTris[o + 10] * wy + hullTris[o + 11] * wz < 0) {
+          flip(face[0], face[c + 1], face[c]);
+          triangleNormal(hullTris, o);
+        }
+        hullTris[o + 12] = 0;
+        ht++;
+      }
+    }
+    manifold.reset();
+    nextKey = 0;
+    for (let k = 0; k < nt; k++) {
+      if (!loadTriangle(bvh.positions, index, meshContacts.triangles[k], MB, triB, 1)) continue;
+      for (let h = 0; h < ht; h++) collideTriangles(hullTris, TRI * h, triB, 0);
+    }
+    if (justTest) return manifold.count > 0;
+    manifold.reduce(maxContacts);
+    emit(this, manifold, bi, bj, si, sj);
+    return manifold.count > 0;
+  };
+
+  return { trimeshTrimesh, convexTrimesh };
+}
+
+// --- box–box: OBB separating axes first ----------------------------------------------------------------
+
+const BB = new Float64Array(30);
+const BB_ROT = new Float64Array(9);
+
+/** Writes the OBB of a box shape at (x, q), its extents padded by a hair, into BB at `o`. */
+function boxObb(box: Box, x: Vec3, q: Quaternion, o: number): void {
+  rotationOf(q, BB_ROT);
+  BB[o] = x.x;
+  BB[o + 1] = x.y;
+  BB[o + 2] = x.z;
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) BB[o + 3 + 3 * r + c] = BB_ROT[3 * c + r];
+  // Padding keeps the filter conservative: only boxes clearly apart skip cannon's own test.
+  const h = box.halfExtents;
+  BB[o + 12] = h.x * (1 + 1e-7) + 1e-9;
+  BB[o + 13] = h.y * (1 + 1e-7) + 1e-9;
+  BB[o + 14] = h.z * (1 + 1e-7) + 1e-9;
+}
+
+/**
+ * cannon's box–box (its convex–convex SAT and clipping) behind an OBB–OBB separating-axis test over the
+ * same 15 axes (`shared/seeds/002_843453ac9dcf85c9.txt`, OBB section): separated boxes return at once.
+ */
+const boxBoxPrefiltered: Handler = function (
+  this: Narrowphase,
+  si,
+  sj,
+  xi,
+  xj,
+  qi,
+  qj,
+  bi,
+  bj,
+  rsi,
+  rsj,
+  justTest,
+) {
+  boxObb(si as Box, xi, qi, 0);
+  boxObb(sj as Box, xj, qj, 15);
+  if (!obbObbOverlapUnchecked(BB, 0, BB, 15)) return false;
+  return (
+    Object.getPrototypeOf(this) as {
+      boxBox: (...args: unknown[]) => boolean | undefined;
+    }
+  ).boxBox.call(this, si, sj, xi, xj, qi, qj, bi, bj, rsi, rsj, justTest);
+};
+
+// --- sphere–box through OCSI --------------------------------------------------------------------------
+
+const SB_OBB = new Float64Array(15);
+const SB_ROT = new Float64Array(9);
+const SB_CENTER = new Float64Array(3);
+const SB_OUT = new Float64Array(7);
+
+/** cannon handler for sphere (i) – box (j) contacts through OCSI. */
+const sphereBoxOcsi: Handler = function (
+  this: Narrowphase,
+  si,
+  sj,
+  xi,
+  xj,
+  _qi,
+  qj,
+  bi,
+  bj,
+  _rsi,
+  _rsj,
+  justTest,
+) {
+  const sphere = si as Sphere;
+  const box = sj as Box;
+  rotationOf(qj, SB_ROT);
+  SB_OBB[0] = xj.x;
+  SB_OBB[1] = xj.y;
+  SB_OBB[2] = xj.z;
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) SB_OBB[3 + 3 * r + c] = SB_ROT[3 * c + r];
+  SB_OBB[12] = box.halfExtents.x;
+  SB_OBB[13] = box.halfExtents.y;
+  SB_OBB[14] = box.halfExtents.z;
+  SB_CENTER[0] = xi.x;
+  SB_CENTER[1] = xi.y;
+  SB_CENTER[2] = xi.z;
+  const R = sphere.radius;
+  const overlap = sphereObbContact(SB_OBB, SB_CENTER, R, SB_OUT);
+  // Touching at depth 0 is not a contact (as in cannon's own test).
+  if (!overlap || !(SB_OUT[3] > 0)) return false;
+  if (justTest) return true;
+  // OCSI's normal points from the box to the sphere; cannon's goes from body i (sphere) to j (box).
+  const nx = -SB_OUT[0];
+  const ny = -SB_OUT[1];
+  const nz = -SB_OUT[2];
+  const c = this.createContactEquation(bi, bj, si, sj, si, sj);
+  c.ni.set(nx, ny, nz);
+  c.ri.set(xi.x + nx * R - bi.position.x, xi.y + ny * R - bi.position.y, xi.z + nz * R - bi.position.z);
+  c.rj.set(SB_OUT[4] - bj.position.x, SB_OUT[5] - bj.position.y, SB_OUT[6] - bj.position.z);
+  this.result.push(c);
+  this.createFrictionEquationsFromContact(c, this.frictionResult);
+  return true;
+};
