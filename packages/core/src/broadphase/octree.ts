@@ -47,9 +47,9 @@
 
 import { CandidatePairs } from './octreeCandidates.js';
 import { MIN_SEGMENT, SegmentPool, segmentSize } from './octreeSegments.js';
-import { PairSet } from './pairSet.js';
-import { checkBounds, emitQueryResult, growArray, MAX_PROXIES, ProxyStore } from './proxies.js';
-import type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';
+import { PairedBroadphase } from './pairedBroadphase.js';
+import { checkBounds, emitQueryResult, growArray, MAX_PROXIES } from './proxies.js';
+import type { Broadphase, BroadphaseOptions, QueryCallback } from './types.js';
 
 /** Options of {@link Octree}. */
 export interface OctreeOptions extends BroadphaseOptions {
@@ -127,8 +127,7 @@ const HUGE = 1e300;
  * for (let i = 0; i < began.length; i += 2) startContact(began[i], began[i + 1]);
  * ```
  */
-export class Octree implements Broadphase {
-  readonly dimensions: Dimensions;
+export class Octree extends PairedBroadphase {
   /** A leaf splits past this many proxies. */
   readonly leafCapacity: number;
   /** Loose factor of the cells. */
@@ -139,8 +138,6 @@ export class Octree implements Broadphase {
   readonly margin: number;
   /** Share of refreshed proxies above which an update rebuilds every candidate. */
   readonly rebuildShare: number;
-  private readonly store: ProxyStore;
-  private readonly pairSet = new PairSet();
   private readonly validateEachUpdate: boolean;
   /** Children per inner node: 2^D. */
   private readonly fanout: number;
@@ -210,9 +207,8 @@ export class Octree implements Broadphase {
 
   constructor(options: OctreeOptions) {
     const capacity = options?.initialCapacity ?? 64;
-    this.store = new ProxyStore(options?.dimensions, capacity, 'Octree', (c) => this.growSlots(c));
+    super(options?.dimensions, capacity, 'Octree');
     const d = options.dimensions;
-    this.dimensions = d;
     this.validateEachUpdate = options.validate ?? false;
     this.leafCapacity = options.leafCapacity ?? 32;
     if (!Number.isInteger(this.leafCapacity) || this.leafCapacity < 1) {
@@ -294,32 +290,6 @@ export class Octree implements Broadphase {
     this.fatFrame = new Int32Array(c);
   }
 
-  get count(): number {
-    return this.store.count;
-  }
-
-  get pairCount(): number {
-    return this.pairSet.count;
-  }
-
-  /** Pairs in `began()` (read without creating a view). */
-  get beganCount(): number {
-    return this.pairSet.beganCount;
-  }
-
-  /** Pairs in `ended()` (read without creating a view). */
-  get endedCount(): number {
-    return this.pairSet.endedCount;
-  }
-
-  /**
-   * The buffers behind `pairs()`, `began()` and `ended()`: the first `2 · pairCount` (`beganCount`,
-   * `endedCount`) entries are valid. For per-frame loops that must not create a typed-array view.
-   */
-  pairBuffers(): { pairs: Int32Array; began: Int32Array; ended: Int32Array } {
-    return this.pairSet.buffers();
-  }
-
   /** Nodes in the tree, the root included (allocated in blocks of 2^D, so a multiple of it plus 1). */
   get nodeCount(): number {
     return this.liveNodes;
@@ -382,14 +352,6 @@ export class Octree implements Broadphase {
     this.removed[this.removedCount++] = slot;
   }
 
-  has(handle: number): boolean {
-    return this.store.has(handle);
-  }
-
-  getBounds<T extends number[] | Float64Array | Float32Array>(handle: number, out: T): T {
-    return this.store.copyBounds(this.store.slotOf(handle, 'getBounds'), out);
-  }
-
   update(): void {
     if (this.refit[0] === 1) this.refitNode(0);
     this.shrinkRoot();
@@ -422,18 +384,6 @@ export class Octree implements Broadphase {
     this.store.recycle();
     this.frame = (this.frame + 1) | 0;
     if (this.validateEachUpdate) this.validate();
-  }
-
-  pairs(): Int32Array {
-    return this.pairSet.pairs();
-  }
-
-  began(): Int32Array {
-    return this.pairSet.began();
-  }
-
-  ended(): Int32Array {
-    return this.pairSet.ended();
   }
 
   queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number {
@@ -1262,7 +1212,7 @@ export class Octree implements Broadphase {
     this.freed = growArray(this.freed, n);
   }
 
-  private growSlots(capacity: number): void {
+  protected grow(capacity: number): void {
     const before = this.slotNode.length;
     this.slotNode = growArray(this.slotNode, capacity);
     this.slotNode.fill(NONE, before);

@@ -36,8 +36,8 @@
  */
 import { CellGrid } from './cellGrid.js';
 import { EndpointArena } from './endpointArena.js';
-import { PairSet } from './pairSet.js';
-import { checkBounds, emitQueryResult, growArray, ProxyStore } from './proxies.js';
+import { PairedBroadphase } from './pairedBroadphase.js';
+import { checkBounds, emitQueryResult, growArray } from './proxies.js';
 import type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';
 
 /** Options of {@link SweepAndPrune}. */
@@ -64,10 +64,7 @@ export interface SweepAndPruneOptions extends BroadphaseOptions {
 const GLOBAL = 0;
 
 /** Incremental, region-partitioned sweep and prune. Implements the {@link Broadphase} contract. */
-export class SweepAndPrune implements Broadphase {
-  readonly dimensions: Dimensions;
-  private readonly store: ProxyStore;
-  private readonly pairSet = new PairSet();
+export class SweepAndPrune extends PairedBroadphase {
   private readonly validateEachUpdate: boolean;
   private readonly autoGrid: boolean;
   private readonly autoGridThreshold: number;
@@ -136,9 +133,8 @@ export class SweepAndPrune implements Broadphase {
 
   constructor(options: SweepAndPruneOptions) {
     const capacity = options.initialCapacity ?? 64;
-    this.store = new ProxyStore(options?.dimensions, capacity, 'SweepAndPrune', (c) => this.grow(c));
+    super(options?.dimensions, capacity, 'SweepAndPrune');
     const d = options.dimensions;
-    this.dimensions = d;
     this.validateEachUpdate = options.validate ?? false;
     const cellSize = options.cellSize ?? 'auto';
     if (cellSize !== 'auto' && !(typeof cellSize === 'number' && cellSize > 0)) {
@@ -169,24 +165,6 @@ export class SweepAndPrune implements Broadphase {
     this.newRegion(); // the global region of big boxes: index 0
   }
 
-  get count(): number {
-    return this.store.count;
-  }
-
-  get pairCount(): number {
-    return this.pairSet.count;
-  }
-
-  /** Pairs in `began()` (read without creating a view). */
-  get beganCount(): number {
-    return this.pairSet.beganCount;
-  }
-
-  /** Pairs in `ended()` (read without creating a view). */
-  get endedCount(): number {
-    return this.pairSet.endedCount;
-  }
-
   /** The grid's cell edge in use (Infinity while there is a single region). */
   get currentCellSize(): number {
     return this.cellSize;
@@ -195,14 +173,6 @@ export class SweepAndPrune implements Broadphase {
   /** Regions in use, the global region of big boxes included. */
   get regionCount(): number {
     return this.regionsUsed - this.freeRegionCount;
-  }
-
-  /**
-   * The buffers behind `pairs()`, `began()` and `ended()`: the first `2 · pairCount` (`beganCount`,
-   * `endedCount`) entries are valid. For per-frame loops that must not create a typed-array view.
-   */
-  pairBuffers(): { pairs: Int32Array; began: Int32Array; ended: Int32Array } {
-    return this.pairSet.buffers();
   }
 
   insert(bounds: ArrayLike<number>): number {
@@ -245,14 +215,6 @@ export class SweepAndPrune implements Broadphase {
     if (this.inLists[slot] === 1) this.removed[this.removedCount++] = slot;
   }
 
-  has(handle: number): boolean {
-    return this.store.has(handle);
-  }
-
-  getBounds<T extends number[] | Float64Array | Float32Array>(handle: number, out: T): T {
-    return this.store.copyBounds(this.store.slotOf(handle, 'getBounds'), out);
-  }
-
   update(): void {
     if (
       this.autoGrid &&
@@ -279,18 +241,6 @@ export class SweepAndPrune implements Broadphase {
     this.pairSet.finalize(this.store.handles);
     this.store.recycle();
     if (this.validateEachUpdate) this.validate();
-  }
-
-  pairs(): Int32Array {
-    return this.pairSet.pairs();
-  }
-
-  began(): Int32Array {
-    return this.pairSet.began();
-  }
-
-  ended(): Int32Array {
-    return this.pairSet.ended();
   }
 
   /**
@@ -1192,7 +1142,7 @@ export class SweepAndPrune implements Broadphase {
       throw new Error(`SAP: ${this.pairSet.count} pairs, expected ${expected}`);
   }
 
-  private grow(capacity: number): void {
+  protected grow(capacity: number): void {
     const d = this.dimensions;
     this.listed = growArray(this.listed, 2 * d * capacity);
     this.cells = growArray(this.cells, 2 * d * capacity);
