@@ -40,7 +40,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 function fmt(v: number): string {
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1000 || a < 0.01) return v.toExponential(0).replace('e+', 'e');
+  if (a >= 1e6 && a < 1e9) return `${+(v / 1e6).toFixed(1)}M`;
+  if (a >= 1000 && a < 1e6) return `${+(v / 1000).toFixed(1)}k`;
+  if (a >= 1e9 || a < 0.01) return v.toExponential(0).replace('e+', 'e');
   return a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2);
 }
 
@@ -65,9 +67,11 @@ function ticks(lo: number, hi: number, log: boolean): number[] {
 
 /** A line chart as a standalone SVG string. Non-finite or non-positive (on log axes) points are skipped. */
 export function lineChart(series: Series[], o: LineChartOptions): string {
-  const W = o.width ?? 640;
   const H = o.height ?? 400;
-  const m = { l: 64, r: 180, t: 36, b: 48 };
+  // The legend sits right of the plot: as wide as its longest name.
+  const longest = Math.max(0, ...series.map((x) => x.name.length));
+  const m = { l: 64, r: Math.max(180, 48 + 6.2 * longest), t: 36, b: 48 };
+  const W = (o.width ?? 640) + m.r - 180;
   const logX = o.logX ?? true;
   const logY = o.logY ?? true;
   const ok = (x: number, y: number) =>
