@@ -3,6 +3,7 @@
  * (the issue's scene), and trimesh bodies dropped on a trimesh floor.
  */
 import * as CANNON from 'cannon-es';
+import { ballMesh, floorMesh } from '../../examples/cannon-trimesh/src/scene.js';
 import { rng } from '../lib/stats.js';
 
 export type Stock = 'sap' | 'naive' | 'naive-boxes';
@@ -39,70 +40,6 @@ export function stockWorld(kind: Stock): CANNON.World {
     world.broadphase = bp;
   }
   return world;
-}
-
-/** An icosphere-like closed mesh (subdivided octahedron, outward winding) of radius r. */
-export function ballMesh(r: number, subdivisions = 2): CANNON.Trimesh {
-  let verts: number[][] = [
-    [1, 0, 0],
-    [-1, 0, 0],
-    [0, 1, 0],
-    [0, -1, 0],
-    [0, 0, 1],
-    [0, 0, -1],
-  ];
-  let faces = [
-    [0, 2, 4],
-    [2, 1, 4],
-    [1, 3, 4],
-    [3, 0, 4],
-    [2, 0, 5],
-    [1, 2, 5],
-    [3, 1, 5],
-    [0, 3, 5],
-  ];
-  for (let s = 0; s < subdivisions; s++) {
-    const mid = new Map<string, number>();
-    const midpoint = (a: number, b: number) => {
-      const key = a < b ? `${a},${b}` : `${b},${a}`;
-      let m = mid.get(key);
-      if (m === undefined) {
-        const p = verts[a].map((x, k) => (x + verts[b][k]) / 2);
-        const len = Math.hypot(p[0], p[1], p[2]);
-        verts.push(p.map((x) => x / len));
-        m = verts.length - 1;
-        mid.set(key, m);
-      }
-      return m;
-    };
-    const next: number[][] = [];
-    for (const [a, b, c] of faces) {
-      const ab = midpoint(a, b);
-      const bc = midpoint(b, c);
-      const ca = midpoint(c, a);
-      next.push([a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]);
-    }
-    faces = next;
-  }
-  verts = verts.map((v) => v.map((x) => x * r));
-  return new CANNON.Trimesh(verts.flat(), faces.flat());
-}
-
-/** A flat trimesh floor at y = 0 (normal +y), 2n² triangles over [-half, half]². */
-export function floorMesh(half: number, n: number): CANNON.Trimesh {
-  const verts: number[] = [];
-  const idx: number[] = [];
-  for (let i = 0; i <= n; i++) {
-    for (let j = 0; j <= n; j++) verts.push(-half + (2 * half * i) / n, 0, -half + (2 * half * j) / n);
-  }
-  const at = (i: number, j: number) => i * (n + 1) + j;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      idx.push(at(i, j), at(i, j + 1), at(i + 1, j));
-      idx.push(at(i + 1, j), at(i, j + 1), at(i + 1, j + 1));
-    }
-  }
-  return new CANNON.Trimesh(verts, idx);
 }
 
 /** `count` trimesh balls (128 triangles each) dropped in a heap on a trimesh floor, with gravity. */

@@ -54,8 +54,8 @@ export function boxMesh(h: number): CANNON.Trimesh {
   return new CANNON.Trimesh(v, f);
 }
 
-/** A subdivided-octahedron ball (128 triangles, outward winding). */
-export function ballMesh(r: number): CANNON.Trimesh {
+/** A subdivided-octahedron ball of 8·4^subdivisions triangles (128 at the default 2), outward winding. */
+export function ballMesh(r: number, subdivisions = 2): CANNON.Trimesh {
   let verts: number[][] = [
     [1, 0, 0],
     [-1, 0, 0],
@@ -74,7 +74,7 @@ export function ballMesh(r: number): CANNON.Trimesh {
     [3, 1, 5],
     [0, 3, 5],
   ];
-  for (let s = 0; s < 2; s++) {
+  for (let s = 0; s < subdivisions; s++) {
     const mid = new Map<string, number>();
     const midpoint = (a: number, b: number) => {
       const key = a < b ? `${a},${b}` : `${b},${a}`;
