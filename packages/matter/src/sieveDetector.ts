@@ -614,6 +614,13 @@ export class SieveDetector {
    * the pairs table, and writes only its own collision record), so single-part pairs are tested in
    * the broadphase's order — bodies roughly in memory order, kinder to the cache than stock's x-order —
    * and their results emitted in stock's order afterwards.
+   *
+   * Measured and left out (issue 7): an exact separating-axis cache (per pair, last step's separating
+   * axis tried first, stock's arithmetic) gave no gain. This loop is bound by loading matter-js's vertex
+   * objects (boxed `x`/`y`), not by the number of axes: stock's null answer usually comes from its first
+   * axis, so one cached axis reads the same vertices — hot, ~0.1 µs a pair either way; cold at 20 000
+   * bodies, ~1.2 µs (cached) vs ~1.4 µs (stock), and the table's lookups and misses eat the rest.
+   * Any exact rejection needs every vertex of both bodies (the exact min/max), so none is cheaper.
    */
   private narrowphase(count: number, collisions: unknown[], pairs: unknown): number {
     const collides = this.matter.Collision.collides as unknown as CollidesFn;

@@ -73,6 +73,8 @@ export class SweepAndPrune extends PairedBroadphase {
   private readonly passShare: number;
   /** Current cell edge (Infinity: one cell). */
   private cellSize: number;
+  /** 1 / cellSize: cells are found by a multiplication (every cell lookup uses the same one). */
+  private inverseCell: number;
 
   // Per box (slot).
   private listed: Float64Array;
@@ -127,6 +129,9 @@ export class SweepAndPrune extends PairedBroadphase {
   private bulkCount = 0;
   private emptied = new Int32Array(16);
   private emptiedCount = 0;
+  /** Min/max swaps of the current pass (entry pairs), tested after the pass. */
+  private swaps = new Int32Array(256);
+  private swapCount = 0;
   /** Scratch for sweeps: open entries and each entry's index among them. */
   private active = new Int32Array(16);
   private activeIndex = new Int32Array(64);
@@ -144,6 +149,7 @@ export class SweepAndPrune extends PairedBroadphase {
     }
     this.autoGrid = cellSize === 'auto';
     this.cellSize = cellSize === 'auto' ? Number.POSITIVE_INFINITY : cellSize;
+    this.inverseCell = 1 / this.cellSize;
     this.autoGridThreshold = options.autoGridThreshold ?? 256;
     this.objectsPerCell = options.objectsPerCell ?? 48;
     this.maxCellsPerObject = options.maxCellsPerObject ?? (d === 3 ? 64 : 16);
@@ -197,9 +203,31 @@ export class SweepAndPrune extends PairedBroadphase {
     if (bounds.length < count * s) {
       throw new RangeError(`SweepAndPrune.moveMany: bounds has ${bounds.length} numbers, need ${count * s}`);
     }
-    for (let i = 0; i < count; i++) {
-      this.store.slotOf(handles[i], 'moveMany');
-      checkBoundsAt(bounds, i * s, this.dimensions);
+    const d = this.dimensions;
+    if (bounds instanceof Float64Array && handles instanceof Int32Array) {
+      // Fast check of the common typed-array call; anything odd goes to the checks that name it.
+      const store = this.store;
+      for (let i = 0; i < count; i++) {
+        const h = handles[i];
+        const slot = h & 0xfffff;
+        let ok = h >= 0 && slot < store.used && store.alive[slot] === 1 && store.handles[slot] === h;
+        const o = i * s;
+        for (let k = 0; k < d; k++) {
+          const lo = bounds[o + k];
+          const hi = bounds[o + d + k];
+          // x - x is 0 exactly for finite x (NaN for NaN and ±Infinity).
+          if (!(lo - lo === 0 && hi - hi === 0 && lo <= hi)) ok = false;
+        }
+        if (!ok) {
+          store.slotOf(h, 'moveMany');
+          checkBoundsAt(bounds, o, d);
+        }
+      }
+    } else {
+      for (let i = 0; i < count; i++) {
+        this.store.slotOf(handles[i], 'moveMany');
+        checkBoundsAt(bounds, i * s, d);
+      }
     }
     const box = this.store.bounds;
     for (let i = 0; i < count; i++) {
@@ -222,6 +250,7 @@ export class SweepAndPrune extends PairedBroadphase {
       this.store.count >= this.autoGridThreshold
     ) {
       this.cellSize = this.chooseCellSize();
+      this.inverseCell = 1 / this.cellSize;
       if (this.cellSize !== Number.POSITIVE_INFINITY) this.regrid();
     }
     for (let i = 0; i < this.removedCount; i++) this.unlist(this.removed[i]);
@@ -419,12 +448,14 @@ export class SweepAndPrune extends PairedBroadphase {
   }
 
   /**
-   * Many boxes moved: per axis, write all their new values into the lists, then re-sort each touched
-   * region with one insertion-sort pass. A swap of two boxes' min and max is then not always an overlap
-   * toggle, so the pass compares each swapped pair's overlap before this axis was updated (`listed`)
-   * with its overlap after (this axis from the latest bounds) and applies the difference: a pair whose
-   * state on this axis changed has exactly one of its min/max orders flipped, and a pair whose two
-   * orders both flipped (one box passed right through the other) has not changed state.
+   * Many boxes moved: write all their new values into the lists (one walk over their entries for every
+   * axis), then per axis re-sort each touched region with one insertion-sort pass, and `listed` takes
+   * the new bounds at the end. A swap of two boxes' min and max is then not always an overlap toggle, so
+   * each swapped pair's overlap before the pass on axis k (axes below k by the latest bounds, the
+   * others as listed) is compared with its overlap after (axis k new too) and the difference applied
+   * (see {@link applySwaps}): a pair whose state on this axis changed has exactly one of its min/max
+   * orders flipped, and a pair whose two orders both flipped (one box passed right through the other)
+   * has not changed state. Insertion sort swaps each inverted couple of endpoints exactly once.
    */
   private moveByPasses(): void {
     const d = this.dimensions;
@@ -446,19 +477,30 @@ export class SweepAndPrune extends PairedBroadphase {
         }
       }
     }
-    for (let k = 0; k < d; k++) {
-      const v = this.arena.values[k];
-      const t = this.arena.tokens[k];
-      for (let i = 0; i < this.dirtyCount; i++) {
-        const slot = this.dirty[i];
-        if (this.dirtyFlag[slot] === 0) continue;
-        const lo = box[slot * d2 + k];
-        const hi = box[slot * d2 + d + k];
-        for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
-          v[where[e * d2 + 2 * k]] = lo;
-          v[where[e * d2 + 2 * k + 1]] = hi;
+    // Every moved endpoint's new value, all axes in one walk over the moved boxes' entries.
+    const values = this.arena.values;
+    const v0 = values[0];
+    const v1 = values[1];
+    const v2 = d === 3 ? values[2] : values[1];
+    for (let i = 0; i < this.dirtyCount; i++) {
+      const slot = this.dirty[i];
+      if (this.dirtyFlag[slot] === 0) continue;
+      const o = slot * d2;
+      for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
+        const w = e * d2;
+        v0[where[w]] = box[o];
+        v0[where[w + 1]] = box[o + d];
+        v1[where[w + 2]] = box[o + 1];
+        v1[where[w + 3]] = box[o + d + 1];
+        if (d === 3) {
+          v2[where[w + 4]] = box[o + 2];
+          v2[where[w + 5]] = box[o + 5];
         }
       }
+    }
+    for (let k = 0; k < d; k++) {
+      const v = values[k];
+      const t = this.arena.tokens[k];
       for (let i = 0; i < touched; i++) {
         const r = this.touched[i];
         const end = this.regionStart[r] + this.regionLength[r];
@@ -468,15 +510,53 @@ export class SweepAndPrune extends PairedBroadphase {
           if (prev > value || (prev === value && (t[j - 1] & 1) > (t[j] & 1))) this.siftDownInPass(r, k, j);
         }
       }
-      for (let i = 0; i < this.dirtyCount; i++) {
-        const slot = this.dirty[i];
-        listed[slot * d2 + k] = box[slot * d2 + k];
-        listed[slot * d2 + d + k] = box[slot * d2 + d + k];
-      }
+      this.applySwaps(k);
+    }
+    for (let i = 0; i < this.dirtyCount; i++) {
+      const o = this.dirty[i] * d2;
+      for (let j = 0; j < d2; j++) listed[o + j] = box[o + j];
     }
   }
 
-  /** siftDown for {@link moveByPasses}: each min/max swap applies the change in the pair's overlap. */
+  /**
+   * The swap rule for the min/max swaps recorded by a pass on axis k. Each applies the change in the
+   * pair's overlap between before this axis and after; a pair's changes do not depend on the order of
+   * its swaps (a pair changes state on this axis by exactly one flip), so testing them after the pass is
+   * the same as during it, and the tests, free of the pass's branches, overlap their memory reads.
+   */
+  private applySwaps(k: number): void {
+    const d = this.dimensions;
+    const d2 = 2 * d;
+    const swaps = this.swaps;
+    const entryObject = this.entryObject;
+    const box = this.store.bounds;
+    const l = this.listed;
+    const n = this.swapCount;
+    // Axes other than k, in the pass's state: below k by the latest bounds, above as listed.
+    const j1 = k === 0 ? 1 : 0;
+    const s1 = j1 < k ? box : l;
+    const j2 = k === 2 ? 1 : 2;
+    const s2 = j2 < k ? box : l;
+    for (let i = 0; i < n; i += 2) {
+      const a = entryObject[swaps[i]];
+      const b = entryObject[swaps[i + 1]];
+      const oa = a * d2;
+      const ob = b * d2;
+      // Branch-free on the other axes (2-D: only j1).
+      let apart = (s1[oa + j1] > s1[ob + d + j1] ? 1 : 0) | (s1[ob + j1] > s1[oa + d + j1] ? 1 : 0);
+      if (d === 3) apart |= (s2[oa + j2] > s2[ob + d + j2] ? 1 : 0) | (s2[ob + j2] > s2[oa + d + j2] ? 1 : 0);
+      if (apart !== 0) continue;
+      const before = l[oa + k] <= l[ob + d + k] && l[ob + k] <= l[oa + d + k];
+      const after = box[oa + k] <= box[ob + d + k] && box[ob + k] <= box[oa + d + k];
+      if (before !== after) {
+        if (before) this.pairSet.decrement(a, b);
+        else this.pairSet.increment(a, b);
+      }
+    }
+    this.swapCount = 0;
+  }
+
+  /** siftDown for {@link moveByPasses}: records each min/max swap for {@link applySwaps}. */
   private siftDownInPass(r: number, k: number, i: number): void {
     const v = this.arena.values[k];
     const t = this.arena.tokens[k];
@@ -493,16 +573,10 @@ export class SweepAndPrune extends PairedBroadphase {
       const pMax = pt & 1;
       if (pv < value || (pv === value && pMax <= isMax)) break;
       if (pMax !== isMax) {
-        const a = this.entryObject[token >> 1];
-        const b = this.entryObject[pt >> 1];
-        // Before and after differ only on axis k: most swapped pairs are apart on another axis.
-        if (this.overlapsExcept(a, b, k)) {
-          const before = this.overlapsOn(this.listed, a, b, k);
-          if (before !== this.overlapsOn(this.store.bounds, a, b, k)) {
-            if (before) this.pairSet.decrement(a, b);
-            else this.pairSet.increment(a, b);
-          }
-        }
+        // Tested after the pass (applySwaps), away from this loop's branches.
+        if (this.swapCount === this.swaps.length) this.swaps = growArray(this.swaps, this.swapCount + 2);
+        this.swaps[this.swapCount++] = token >> 1;
+        this.swaps[this.swapCount++] = pt >> 1;
       }
       v[j] = pv;
       t[j] = pt;
@@ -512,14 +586,6 @@ export class SweepAndPrune extends PairedBroadphase {
     v[j] = value;
     t[j] = token;
     where[(token >> 1) * d2 + 2 * k + isMax] = j;
-  }
-
-  /** Whether boxes a and b overlap on axis k, by the bounds in `boxes` (`listed` or the latest). */
-  private overlapsOn(boxes: Float64Array, a: number, b: number, k: number): boolean {
-    const d = this.dimensions;
-    const oa = a * 2 * d;
-    const ob = b * 2 * d;
-    return boxes[oa + k] <= boxes[ob + d + k] && boxes[ob + k] <= boxes[oa + d + k];
   }
 
   /**
@@ -620,7 +686,7 @@ export class SweepAndPrune extends PairedBroadphase {
 
   private cellOf(x: number): number {
     // + 0 turns -0 into 0, so one cell has one key.
-    return Math.floor(x / this.cellSize) + 0;
+    return Math.floor(x * this.inverseCell) + 0;
   }
 
   /**
