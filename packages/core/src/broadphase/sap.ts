@@ -59,6 +59,12 @@ export interface SweepAndPruneOptions extends BroadphaseOptions {
    * Default 1/16.
    */
   passShare?: number;
+  /**
+   * When more than this share of the boxes change cells in one update (teleports, respawns, fast
+   * motion), every region is rebuilt in bulk (one sort and sweep each) instead of moving boxes between
+   * regions one at a time. Default 1/8; `Infinity` never rebuilds.
+   */
+  rebuildShare?: number;
 }
 
 const GLOBAL = 0;
@@ -71,6 +77,7 @@ export class SweepAndPrune extends PairedBroadphase {
   private readonly objectsPerCell: number;
   private readonly maxCellsPerObject: number;
   private readonly passShare: number;
+  private readonly rebuildShare: number;
   /** Current cell edge (Infinity: one cell). */
   private cellSize: number;
   /** 1 / cellSize: cells are found by a multiplication (every cell lookup uses the same one). */
@@ -154,6 +161,12 @@ export class SweepAndPrune extends PairedBroadphase {
     this.objectsPerCell = options.objectsPerCell ?? 48;
     this.maxCellsPerObject = options.maxCellsPerObject ?? (d === 3 ? 64 : 16);
     this.passShare = options.passShare ?? 1 / 16;
+    this.rebuildShare = options.rebuildShare ?? 1 / 8;
+    if (typeof this.rebuildShare !== 'number' || !(this.rebuildShare >= 0)) {
+      throw new RangeError(
+        `SweepAndPrune: rebuildShare must be a number >= 0 (or Infinity), got ${String(options.rebuildShare)}`,
+      );
+    }
     const c = this.store.capacity;
     this.listed = new Float64Array(2 * d * c);
     this.cells = new Float64Array(2 * d * c);
@@ -372,6 +385,10 @@ export class SweepAndPrune extends PairedBroadphase {
   private applyMoves(): void {
     const d = this.dimensions;
     const s = 2 * d;
+    if (this.manyChangeCells()) {
+      this.rebuild();
+      return;
+    }
     // Bring every moved box's endpoints to their new places, in every region it is in.
     if (this.dirtyCount > this.passShare * this.store.count) this.moveByPasses();
     else {
@@ -397,6 +414,52 @@ export class SweepAndPrune extends PairedBroadphase {
       }
     }
     this.dirtyCount = 0;
+  }
+
+  /**
+   * Whether more than `rebuildShare` of the boxes change cells in this update (teleports, respawns,
+   * fast motion), judged from every 8th moved box. Moving a box to another region costs about as much
+   * as re-sorting the whole region, so past that share one bulk rebuild of every region is cheaper.
+   */
+  private manyChangeCells(): boolean {
+    const stride = 8;
+    if (this.cellSize === Number.POSITIVE_INFINITY || this.dirtyCount < 2 * stride) return false;
+    const d = this.dimensions;
+    const s = 2 * d;
+    const box = this.store.bounds;
+    let sampled = 0;
+    let changing = 0;
+    for (let i = 0; i < this.dirtyCount; i += stride) {
+      const slot = this.dirty[i];
+      if (this.dirtyFlag[slot] === 0) continue;
+      sampled++;
+      const o = slot * s;
+      for (let k = 0; k < d; k++) {
+        if (
+          this.cellOf(box[o + k]) !== this.cells[o + k] ||
+          this.cellOf(box[o + d + k]) !== this.cells[o + d + k]
+        ) {
+          changing++;
+          break;
+        }
+      }
+    }
+    return sampled > 0 && (changing / sampled) * this.dirtyCount > this.rebuildShare * this.store.count;
+  }
+
+  /** Takes every moved box's new bounds and rebuilds all regions in bulk (see {@link regrid}). */
+  private rebuild(): void {
+    const s = 2 * this.dimensions;
+    const box = this.store.bounds;
+    for (let i = 0; i < this.dirtyCount; i++) {
+      const slot = this.dirty[i];
+      if (this.dirtyFlag[slot] === 0) continue;
+      this.dirtyFlag[slot] = 0;
+      const o = slot * s;
+      for (let j = 0; j < s; j++) this.listed[o + j] = box[o + j];
+    }
+    this.dirtyCount = 0;
+    this.regrid();
   }
 
   /** Bullet's updateHandle for one box: per axis, grow before shrinking so a min never passes its max. */

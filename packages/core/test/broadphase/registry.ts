@@ -17,10 +17,17 @@ export const BROADPHASES: BroadphaseEntry[] = [
     name: 'SweepAndPrune (auto grid from 40 boxes)',
     create: (o) => new SweepAndPrune({ ...o, validate: true, autoGridThreshold: 40, objectsPerCell: 4 }),
   },
-  // Small fixed cells: boxes in several regions, cell crossings every frame, big boxes.
+  // Small fixed cells: boxes in several regions, cell crossings every frame, big boxes; boxes always
+  // change regions one at a time (never the bulk rebuild).
   {
     name: 'SweepAndPrune (cells of 3)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 3 }),
+    create: (o) =>
+      new SweepAndPrune({ ...o, validate: true, cellSize: 3, rebuildShare: Number.POSITIVE_INFINITY }),
+  },
+  // The bulk rebuild whenever a sampled moved box changes cells.
+  {
+    name: 'SweepAndPrune (cells of 2, rebuilds)',
+    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 2, rebuildShare: 0 }),
   },
   // Insertion-sort passes for every batch of moves, however small.
   {
@@ -43,6 +50,7 @@ export const BROADPHASES: BroadphaseEntry[] = [
         maxCellsPerObject: 4,
         initialCapacity: 1,
         passShare: 2,
+        rebuildShare: Number.POSITIVE_INFINITY,
       }),
   },
   { name: 'Octree', create: (o) => new Octree({ ...o, validate: true }) },
