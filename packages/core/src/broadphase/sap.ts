@@ -390,29 +390,37 @@ export class SweepAndPrune extends PairedBroadphase {
       return;
     }
     // Bring every moved box's endpoints to their new places, in every region it is in.
-    if (this.dirtyCount > this.passShare * this.store.count) this.moveByPasses();
+    const passes = this.dirtyCount > this.passShare * this.store.count;
+    if (passes) this.moveByPasses();
     else {
       for (let i = 0; i < this.dirtyCount; i++) {
         const slot = this.dirty[i];
         if (this.dirtyFlag[slot] === 1) this.slideBox(slot);
       }
     }
-    // Then fix the memberships of the boxes whose cell range changed.
+    // Every moved box's new bounds are now listed (after passes, copied here), and the boxes whose cell
+    // range changed are collected (in `dirty`'s front, reused); only then are their memberships fixed,
+    // since adding an entry counts its pairs with the other boxes as listed.
+    const box = this.store.bounds;
+    const listed = this.listed;
+    let changed = 0;
     for (let i = 0; i < this.dirtyCount; i++) {
       const slot = this.dirty[i];
       if (this.dirtyFlag[slot] === 0) continue;
       this.dirtyFlag[slot] = 0;
       const o = slot * s;
+      if (passes) for (let j = 0; j < s; j++) listed[o + j] = box[o + j];
       for (let k = 0; k < d; k++) {
         if (
-          this.cellOf(this.listed[o + k]) !== this.cells[o + k] ||
-          this.cellOf(this.listed[o + d + k]) !== this.cells[o + d + k]
+          this.cellOf(listed[o + k]) !== this.cells[o + k] ||
+          this.cellOf(listed[o + d + k]) !== this.cells[o + d + k]
         ) {
-          this.updateMemberships(slot);
+          this.dirty[changed++] = slot;
           break;
         }
       }
     }
+    for (let i = 0; i < changed; i++) this.updateMemberships(this.dirty[i]);
     this.dirtyCount = 0;
   }
 
@@ -512,8 +520,8 @@ export class SweepAndPrune extends PairedBroadphase {
 
   /**
    * Many boxes moved: write all their new values into the lists (one walk over their entries for every
-   * axis), then per axis re-sort each touched region with one insertion-sort pass, and `listed` takes
-   * the new bounds at the end. A swap of two boxes' min and max is then not always an overlap toggle, so
+   * axis), then per axis re-sort each touched region with one insertion-sort pass (`listed` takes the
+   * new bounds afterwards, in {@link applyMoves}). A swap of two boxes' min and max is then not always an overlap toggle, so
    * each swapped pair's overlap before the pass on axis k (axes below k by the latest bounds, the
    * others as listed) is compared with its overlap after (axis k new too) and the difference applied
    * (see {@link applySwaps}): a pair whose state on this axis changed has exactly one of its min/max
@@ -524,7 +532,6 @@ export class SweepAndPrune extends PairedBroadphase {
     const d = this.dimensions;
     const d2 = 2 * d;
     const box = this.store.bounds;
-    const listed = this.listed;
     const where = this.where;
     const stamp = ++this.stamp;
     let touched = 0;
@@ -574,10 +581,6 @@ export class SweepAndPrune extends PairedBroadphase {
         }
       }
       this.applySwaps(k);
-    }
-    for (let i = 0; i < this.dirtyCount; i++) {
-      const o = this.dirty[i] * d2;
-      for (let j = 0; j < d2; j++) listed[o + j] = box[o + j];
     }
   }
 
