@@ -533,17 +533,26 @@ export class SweepAndPrune extends PairedBroadphase {
     const d2 = 2 * d;
     const box = this.store.bounds;
     const where = this.where;
-    const stamp = ++this.stamp;
     let touched = 0;
-    for (let i = 0; i < this.dirtyCount; i++) {
-      const slot = this.dirty[i];
-      if (this.dirtyFlag[slot] === 0) continue;
-      for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
-        const r = this.entryRegion[e];
-        if (this.regionStamp[r] !== stamp && this.regionBulk[r] === 0) {
-          this.regionStamp[r] = stamp;
-          if (touched === this.touched.length) this.touched = growArray(this.touched, touched + 1);
+    if (2 * this.dirtyCount > this.store.count) {
+      // Most boxes moved: take every region rather than find the touched ones box by box.
+      this.touched = growArray(this.touched, this.regionsUsed);
+      for (let r = 0; r < this.regionsUsed; r++) {
+        if (this.regionStart[r] >= 0 && this.regionBulk[r] === 0 && this.regionLength[r] > 2)
           this.touched[touched++] = r;
+      }
+    } else {
+      const stamp = ++this.stamp;
+      for (let i = 0; i < this.dirtyCount; i++) {
+        const slot = this.dirty[i];
+        if (this.dirtyFlag[slot] === 0) continue;
+        for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
+          const r = this.entryRegion[e];
+          if (this.regionStamp[r] !== stamp && this.regionBulk[r] === 0) {
+            this.regionStamp[r] = stamp;
+            if (touched === this.touched.length) this.touched = growArray(this.touched, touched + 1);
+            this.touched[touched++] = r;
+          }
         }
       }
     }
