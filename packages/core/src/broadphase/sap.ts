@@ -20,11 +20,18 @@
  * The grid's cell size is chosen from the boxes themselves the first time the broadphase holds
  * `autoGridThreshold` boxes (until then there is one region: classic SAP), or given as an option.
  *
- * Why local sorts only: with counted pairs every swap must be an exact overlap toggle. That holds when
- * one endpoint at a time slides through an otherwise sorted list (the lists then always describe a
- * real set of boxes); a whole-list insertion pass after many values changed at once can swap a pair
- * that was not overlapping into "stopped overlapping". A region filled from empty is sorted once
- * (O(n log n)) and its pairs found by one sweep along its widest axis.
+ * How an update moves boxes, by how many moved (each way keeps every pair's count exact):
+ * - Few: each moved endpoint slides through its sorted list on its own (Bullet's way), where every
+ *   min/max swap is an exact overlap toggle (the lists always describe a real set of boxes).
+ * - More than `passShare` of them: all new values are written, then one insertion-sort pass per region
+ *   and axis. Several values changed at once, so a swap is no longer a toggle; each min/max swap instead
+ *   applies the change in its pair's overlap between before and after that axis's pass (a pair that
+ *   changed state on the axis has exactly one of its two orders flipped). These tests are batched after
+ *   each pass, branch-free, so their scattered reads overlap.
+ * - More than `rebuildShare` of them change cells (teleports, fast motion): every region is rebuilt in
+ *   bulk, since moving one box between regions costs about as much as re-sorting the region.
+ * A region filled from empty is sorted once (O(n log n)) and its pairs found by one sweep along its
+ * widest axis.
  *
  * Data layout (structure of arrays, no object per region or entry): `listed` holds each box's bounds as
  * the lists hold them; entries (one per box per region) have `entryObject`, `entryRegion`, `entryNext`
