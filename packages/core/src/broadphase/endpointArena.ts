@@ -16,8 +16,12 @@ export class EndpointArena {
   tokens: Int32Array[] = [];
   /** Slots handed out so far; every block lies below. */
   private top = 0;
-  /** Free block starts, per size class. */
-  private readonly free: number[][] = [];
+  /**
+   * Free block starts, per size class: a stack each, `freeCount[c]` deep. The stacks never shrink, so
+   * clearing and refilling the arena (a bulk rebuild every frame) allocates nothing once warm.
+   */
+  private readonly free: Int32Array[] = [];
+  private readonly freeCount: number[] = [];
 
   constructor(
     readonly dimensions: number,
@@ -43,8 +47,7 @@ export class EndpointArena {
 
   /** A block of size class c; returns its start. */
   allocate(c: number): number {
-    const list = this.free[c];
-    if (list !== undefined && list.length > 0) return list.pop()!;
+    if (c < this.free.length && this.freeCount[c] > 0) return this.free[c][--this.freeCount[c]];
     const start = this.top;
     this.top += MIN_BLOCK << c;
     if (this.top > this.values[0].length) {
@@ -58,13 +61,19 @@ export class EndpointArena {
 
   /** Returns a block to its size class's free list. */
   release(start: number, c: number): void {
-    while (this.free.length <= c) this.free.push([]);
-    this.free[c].push(start);
+    while (this.free.length <= c) {
+      this.free.push(new Int32Array(8));
+      this.freeCount.push(0);
+    }
+    const n = this.freeCount[c];
+    this.free[c] = growArray(this.free[c], n + 1);
+    this.free[c][n] = start;
+    this.freeCount[c] = n + 1;
   }
 
   /** Forgets every block. */
   clear(): void {
     this.top = 0;
-    for (const list of this.free) list.length = 0;
+    for (let c = 0; c < this.freeCount.length; c++) this.freeCount[c] = 0;
   }
 }

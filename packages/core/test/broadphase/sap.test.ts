@@ -34,7 +34,7 @@ function scene(n: number, d: 2 | 3, seed: number) {
 }
 
 describe('SweepAndPrune', () => {
-  it('does not allocate per frame once capacities are reached (heap flat over 5000 frames)', () => {
+  it('does not allocate per frame once capacities are reached (heap flat over 5000 frames, also with bulk rebuilds)', () => {
     // In a child process, so the test runner's own traffic does not share the heap.
     const probe = fileURLToPath(new URL('../support/heapProbe.ts', import.meta.url));
     const run = (...extra: string[]) =>
@@ -53,6 +53,10 @@ describe('SweepAndPrune', () => {
     const quiet = run();
     expect(quiet.checksum).not.toBe(0);
     expect(Math.min(...quiet.growth), `growth per window: ${quiet.growth.join(', ')}`).toBeLessThan(1024);
+    // Every box jumping every frame: the bulk rebuild of every region, every frame.
+    const rebuilds = run('teleport');
+    expect(rebuilds.checksum).not.toBe(0);
+    expect(Math.min(...rebuilds.growth), `teleport growth: ${rebuilds.growth.join(', ')}`).toBeLessThan(1024);
     // The same probe with one 1-element array allocated per frame must see it in every window.
     const control = run('allocate');
     expect(Math.min(...control.growth), `control growth: ${control.growth.join(', ')}`).toBeGreaterThan(4096);

@@ -1,13 +1,16 @@
 /**
  * Heap-growth probe, run in a child process of its own (`node --expose-gc --import tsx heapProbe.ts
- * <Broadphase> [n] [warmup] [allocate]`) so that no test-runner traffic shares the heap. Simulates boxes bouncing in
+ * <Broadphase> [n] [warmup] [allocate] [teleport]`) so that no test-runner traffic shares the heap. Simulates boxes bouncing in
  * a cube, warms up, then prints the heap growth of each window of 500 frames (after a full GC) as JSON.
  */
 import * as core from '../../src/index.js';
 
-const [name = 'SweepAndPrune', nArg = '1000', warmArg = '3000', control = ''] = process.argv.slice(2);
+const [name = 'SweepAndPrune', nArg = '1000', warmArg = '3000', ...flags] = process.argv.slice(2);
 // The control run allocates a small array each frame, to show the probe sees it.
-const allocateEachFrame = control === 'allocate';
+const allocateEachFrame = flags.includes('allocate');
+// Every box jumps anywhere every frame (SweepAndPrune's bulk-rebuild path) instead of bouncing.
+const teleport = flags.includes('teleport');
+const jump = new Uint32Array([7]);
 const n = Number(nArg);
 const d = 3;
 const Ctor = (core as unknown as Record<string, new (o: { dimensions: 3 }) => core.Broadphase>)[name];
@@ -44,8 +47,15 @@ const frame = () => {
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < d; k++) {
       const j = i * d + k;
-      pos[j] += vel[j];
-      if (pos[j] < 0 || pos[j] > 100) vel[j] = -vel[j];
+      if (teleport) {
+        // The generator's state in a typed array: a module-level number past the small-integer range
+        // would be boxed on every store (an allocation of the probe's own).
+        jump[0] = Math.imul(jump[0], 1664525) + 1013904223;
+        pos[j] = (jump[0] / 4294967296) * 100;
+      } else {
+        pos[j] += vel[j];
+        if (pos[j] < 0 || pos[j] > 100) vel[j] = -vel[j];
+      }
     }
     fill(i);
     bp.move(handles[i], box);
