@@ -528,12 +528,13 @@ export class SweepAndPrune extends PairedBroadphase {
   /**
    * Many boxes moved: write all their new values into the lists (one walk over their entries for every
    * axis), then per axis re-sort each touched region with one insertion-sort pass (`listed` takes the
-   * new bounds afterwards, in {@link applyMoves}). A swap of two boxes' min and max is then not always an overlap toggle, so
-   * each swapped pair's overlap before the pass on axis k (axes below k by the latest bounds, the
-   * others as listed) is compared with its overlap after (axis k new too) and the difference applied
-   * (see {@link applySwaps}): a pair whose state on this axis changed has exactly one of its min/max
-   * orders flipped, and a pair whose two orders both flipped (one box passed right through the other)
-   * has not changed state. Insertion sort swaps each inverted couple of endpoints exactly once.
+   * new bounds afterwards, in {@link applyMoves}). A swap of two boxes' min and max is then not always
+   * an overlap toggle, so each swapped pair's overlap before the pass on axis k (axes below k by the
+   * latest bounds, the others as listed) is compared with its overlap after (axis k new too) and the
+   * difference applied (see {@link applySwaps}): a pair whose state on this axis changed has exactly
+   * one of its min/max orders flipped, and a pair whose two orders both flipped (one box passed right
+   * through the other) has not changed state. Insertion sort swaps each inverted couple of endpoints
+   * exactly once.
    */
   private moveByPasses(): void {
     const d = this.dimensions;
