@@ -317,25 +317,8 @@ export class Octree extends PairedBroadphase {
    * `bounds[i · 2D …]`. Validates everything before changing anything.
    */
   moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count = handles.length): void {
-    const d = this.dimensions;
-    const s = 2 * d;
-    if (bounds.length < count * s) {
-      throw new RangeError(`Octree.moveMany: bounds has ${bounds.length} numbers, need ${count * s}`);
-    }
-    for (let i = 0; i < count; i++) {
-      this.store.slotOf(handles[i], 'moveMany');
-      for (let j = 0; j < s; j++) {
-        const v = bounds[i * s + j];
-        if (typeof v !== 'number' || !Number.isFinite(v)) {
-          throw new RangeError(`Octree.moveMany: bounds[${i * s + j}] is ${String(v)}, not a finite number`);
-        }
-      }
-      for (let k = 0; k < d; k++) {
-        if (bounds[i * s + k] > bounds[i * s + d + k]) {
-          throw new RangeError(`Octree.moveMany: box ${i} has min > max on axis ${k}`);
-        }
-      }
-    }
+    this.store.checkMany(handles, bounds, count, 'moveMany');
+    const s = this.store.stride;
     const box = this.store.bounds;
     for (let i = 0; i < count; i++) {
       const slot = handles[i] & (MAX_PROXIES - 1);

@@ -163,6 +163,51 @@ export class ProxyStore {
     }
   }
 
+  /**
+   * Validates a bulk move before anything changes: `count` live handles, and their boxes at
+   * `bounds[i · stride ...]` (finite, min ≤ max); throws naming `where` and the first bad entry.
+   * `Int32Array` handles with `Float64Array` bounds take a fast path; anything odd there goes to the
+   * checks that name it.
+   */
+  checkMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count: number, where: string): void {
+    const s = this.stride;
+    const d = this.dimensions;
+    if (bounds.length < count * s) {
+      throw new RangeError(`${this.owner}.${where}: bounds has ${bounds.length} numbers, need ${count * s}`);
+    }
+    const typed = bounds instanceof Float64Array && handles instanceof Int32Array;
+    for (let i = 0; i < count; i++) {
+      const o = i * s;
+      let ok = typed;
+      if (typed) {
+        const h = handles[i];
+        const slot = h & SLOT_MASK;
+        ok = h >= 0 && slot < this.used && this.alive[slot] === 1 && this.handles[slot] === h;
+        for (let k = 0; k < d; k++) {
+          const lo = bounds[o + k];
+          const hi = bounds[o + d + k];
+          // x - x is 0 exactly for finite x (NaN for NaN and ±Infinity).
+          if (!(lo - lo === 0 && hi - hi === 0 && lo <= hi)) ok = false;
+        }
+      }
+      if (ok) continue;
+      this.slotOf(handles[i], where);
+      for (let j = 0; j < s; j++) {
+        const v = bounds[o + j];
+        if (typeof v !== 'number' || !Number.isFinite(v)) {
+          throw new RangeError(
+            `${this.owner}.${where}: bounds[${o + j}] is ${String(v)}, not a finite number`,
+          );
+        }
+      }
+      for (let k = 0; k < d; k++) {
+        if (bounds[o + k] > bounds[o + d + k]) {
+          throw new RangeError(`${this.owner}.${where}: box ${i} has min > max on axis ${k}`);
+        }
+      }
+    }
+  }
+
   /** The slot of a live handle; throws naming `where` for anything else. */
   slotOf(handle: number, where: string): number {
     if (typeof handle !== 'number' || !Number.isInteger(handle) || handle < 0 || handle > 0x7fffffff) {

@@ -45,7 +45,7 @@ import { CellGrid } from './cellGrid.js';
 import { EndpointArena } from './endpointArena.js';
 import { PairedBroadphase } from './pairedBroadphase.js';
 import { checkBounds, emitQueryResult, growArray } from './proxies.js';
-import type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';
+import type { Broadphase, BroadphaseOptions, QueryCallback } from './types.js';
 
 /** Options of {@link SweepAndPrune}. */
 export interface SweepAndPruneOptions extends BroadphaseOptions {
@@ -219,36 +219,8 @@ export class SweepAndPrune extends PairedBroadphase {
    * Validates everything before changing anything.
    */
   moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count = handles.length): void {
+    this.store.checkMany(handles, bounds, count, 'moveMany');
     const s = this.store.stride;
-    if (bounds.length < count * s) {
-      throw new RangeError(`SweepAndPrune.moveMany: bounds has ${bounds.length} numbers, need ${count * s}`);
-    }
-    const d = this.dimensions;
-    if (bounds instanceof Float64Array && handles instanceof Int32Array) {
-      // Fast check of the common typed-array call; anything odd goes to the checks that name it.
-      const store = this.store;
-      for (let i = 0; i < count; i++) {
-        const h = handles[i];
-        const slot = h & 0xfffff;
-        let ok = h >= 0 && slot < store.used && store.alive[slot] === 1 && store.handles[slot] === h;
-        const o = i * s;
-        for (let k = 0; k < d; k++) {
-          const lo = bounds[o + k];
-          const hi = bounds[o + d + k];
-          // x - x is 0 exactly for finite x (NaN for NaN and ±Infinity).
-          if (!(lo - lo === 0 && hi - hi === 0 && lo <= hi)) ok = false;
-        }
-        if (!ok) {
-          store.slotOf(h, 'moveMany');
-          checkBoundsAt(bounds, o, d);
-        }
-      }
-    } else {
-      for (let i = 0; i < count; i++) {
-        this.store.slotOf(handles[i], 'moveMany');
-        checkBoundsAt(bounds, i * s, d);
-      }
-    }
     const box = this.store.bounds;
     for (let i = 0; i < count; i++) {
       const slot = handles[i] & 0xfffff;
@@ -417,15 +389,7 @@ export class SweepAndPrune extends PairedBroadphase {
       this.dirtyFlag[slot] = 0;
       const o = slot * s;
       if (passes) for (let j = 0; j < s; j++) listed[o + j] = box[o + j];
-      for (let k = 0; k < d; k++) {
-        if (
-          this.cellOf(listed[o + k]) !== this.cells[o + k] ||
-          this.cellOf(listed[o + d + k]) !== this.cells[o + d + k]
-        ) {
-          this.dirty[changed++] = slot;
-          break;
-        }
-      }
+      if (this.changesCells(listed, slot)) this.dirty[changed++] = slot;
     }
     for (let i = 0; i < changed; i++) this.updateMemberships(this.dirty[i]);
     this.dirtyCount = 0;
@@ -439,8 +403,6 @@ export class SweepAndPrune extends PairedBroadphase {
   private manyChangeCells(): boolean {
     const stride = 8;
     if (this.cellSize === Number.POSITIVE_INFINITY || this.dirtyCount < 2 * stride) return false;
-    const d = this.dimensions;
-    const s = 2 * d;
     const box = this.store.bounds;
     let sampled = 0;
     let changing = 0;
@@ -448,18 +410,24 @@ export class SweepAndPrune extends PairedBroadphase {
       const slot = this.dirty[i];
       if (this.dirtyFlag[slot] === 0) continue;
       sampled++;
-      const o = slot * s;
-      for (let k = 0; k < d; k++) {
-        if (
-          this.cellOf(box[o + k]) !== this.cells[o + k] ||
-          this.cellOf(box[o + d + k]) !== this.cells[o + d + k]
-        ) {
-          changing++;
-          break;
-        }
-      }
+      if (this.changesCells(box, slot)) changing++;
     }
     return sampled > 0 && (changing / sampled) * this.dirtyCount > this.rebuildShare * this.store.count;
+  }
+
+  /** Whether the box of `slot` in `bounds` (`listed` or the latest) lies in other cells than its entries. */
+  private changesCells(bounds: Float64Array, slot: number): boolean {
+    const d = this.dimensions;
+    const o = slot * 2 * d;
+    for (let k = 0; k < d; k++) {
+      if (
+        this.cellOf(bounds[o + k]) !== this.cells[o + k] ||
+        this.cellOf(bounds[o + d + k]) !== this.cells[o + d + k]
+      ) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Takes every moved box's new bounds and rebuilds all regions in bulk (see {@link regrid}). */
@@ -1305,24 +1273,6 @@ export class SweepAndPrune extends PairedBroadphase {
     this.inserted = growArray(this.inserted, capacity);
     this.removed = growArray(this.removed, capacity);
     this.queryStamp = growArray(this.queryStamp, capacity);
-  }
-}
-
-/** Validates bounds stored at `offset` in a flat array (for the bulk entry points). */
-function checkBoundsAt(bounds: ArrayLike<number>, offset: number, dimensions: Dimensions): void {
-  const s = 2 * dimensions;
-  for (let j = 0; j < s; j++) {
-    const v = bounds[offset + j];
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new RangeError(
-        `SweepAndPrune.moveMany: bounds[${offset + j}] is ${String(v)}, not a finite number`,
-      );
-    }
-  }
-  for (let k = 0; k < dimensions; k++) {
-    if (bounds[offset + k] > bounds[offset + dimensions + k]) {
-      throw new RangeError(`SweepAndPrune.moveMany: box ${offset / s} has min > max on axis ${k}`);
-    }
   }
 }
 
