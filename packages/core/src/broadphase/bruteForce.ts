@@ -1,7 +1,8 @@
 /**
  * The brute-force reference broadphase: every `update()` tests all n(n−1)/2 pairs of live boxes and
  * diffs the result against the previous update. O(n²) — for tests and for small scenes only. It shares
- * nothing with the fast broadphases but the handle store, so it can judge them.
+ * nothing with the fast broadphases but the handle store, so it can judge them; for the same reason it
+ * is written plainly and, unlike them, allocates its result arrays on every update.
  */
 import { checkBounds, ProxyStore } from './proxies.js';
 import type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';

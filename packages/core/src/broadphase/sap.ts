@@ -33,13 +33,20 @@
  * A region filled from empty is sorted once (O(n log n)) and its pairs found by one sweep along its
  * widest axis.
  *
+ * Whether two boxes of a region overlap on the axes other than the one being sorted is read from
+ * their endpoints' positions in that region's sorted lists ("each min lies before the other's max"),
+ * not from their bounds: the positions are one small record per entry, the bounds two records per
+ * box elsewhere in memory, and most swapped pairs are told apart by those axes alone.
+ *
  * Data layout (structure of arrays, no object per region or entry): `listed` holds each box's bounds as
  * the lists hold them; entries (one per box per region) have `entryObject`, `entryRegion`, `entryNext`
  * (the box's list of entries) and `where` (`where[entry·2D + 2k + isMax]`, the arena index of each
- * endpoint); a region is a block `[regionStart, regionStart + regionLength)` of the endpoint arena
- * (endpointArena.ts), whose per-axis `values[k]` (Float64Array) and `tokens[k]` (Int32Array,
- * `entry << 1 | isMax`) are sorted by (value, isMax), so that at equal values a min comes first and
- * touching boxes overlap.
+ * endpoint), and are renumbered in box order now and then, so that walks in box order read them in
+ * order; a region owns a block of the endpoint arena (endpointArena.ts, from `regionStart`) in which
+ * each axis's list `[listFirst, listFirst + regionLength)` floats with room on both sides (an entry is
+ * added or removed by moving the shorter side). The per-axis `values[k]` (Float64Array) and `tokens[k]`
+ * (Int32Array, `entry << 1 | isMax`) are sorted by (value, isMax), so that at equal values a min comes
+ * first and touching boxes overlap.
  */
 import { CellGrid } from './cellGrid.js';
 import { EndpointArena } from './endpointArena.js';
@@ -110,19 +117,34 @@ export class SweepAndPrune extends PairedBroadphase {
   private queryCounter = 0;
 
   // Per entry (a box in a region).
-  private entryObject = new Int32Array(64);
-  private entryRegion = new Int32Array(64);
-  private entryNext = new Int32Array(64);
-  private entryStamp = new Int32Array(64);
+  private entryObject: Int32Array = new Int32Array(64);
+  private entryRegion: Int32Array = new Int32Array(64);
+  private entryNext: Int32Array = new Int32Array(64);
+  private entryStamp: Int32Array = new Int32Array(64);
   private where: Int32Array;
   private freeEntries = new Int32Array(64);
   private freeEntryCount = 0;
   private entriesUsed = 0;
   private stamp = 0;
+  /** Entries made since the entries were last renumbered in slot order ({@link renumberEntries}). */
+  private entriesMade = 0;
+  /** Second copies of the per-entry arrays, written by {@link renumberEntries} and swapped in. */
+  private spareObject: Int32Array = new Int32Array(0);
+  private spareRegion: Int32Array = new Int32Array(0);
+  private spareNext: Int32Array = new Int32Array(0);
+  private spareStamp: Int32Array = new Int32Array(0);
+  private spareWhere: Int32Array = new Int32Array(0);
 
   // Regions: blocks of the endpoint arena, described by typed arrays.
   private readonly arena: EndpointArena;
+  /** Start of each region's block in the arena (-1: region free). */
   private regionStart = new Int32Array(16);
+  /**
+   * Where each region's list of axis k starts (`listFirst[3r + k]`, an arena index inside the block):
+   * each list floats in its block with room on both sides, so an endpoint is added or removed by
+   * shifting the shorter side of the list.
+   */
+  private listFirst = new Int32Array(48);
   private regionClass = new Uint8Array(16);
   /** Endpoints in each of the region's lists (2 × entries). */
   private regionLength = new Int32Array(16);
@@ -222,11 +244,28 @@ export class SweepAndPrune extends PairedBroadphase {
     this.store.checkMany(handles, bounds, count, 'moveMany');
     const s = this.store.stride;
     const box = this.store.bounds;
+    const inLists = this.inLists;
+    const flag = this.dirtyFlag;
+    const dirty = this.dirty;
+    let dirtyCount = this.dirtyCount;
     for (let i = 0; i < count; i++) {
       const slot = handles[i] & 0xfffff;
-      for (let j = 0; j < s; j++) box[slot * s + j] = bounds[i * s + j];
-      this.markMoved(slot);
+      const o = slot * s;
+      const from = i * s;
+      box[o] = bounds[from];
+      box[o + 1] = bounds[from + 1];
+      box[o + 2] = bounds[from + 2];
+      box[o + 3] = bounds[from + 3];
+      if (s === 6) {
+        box[o + 4] = bounds[from + 4];
+        box[o + 5] = bounds[from + 5];
+      }
+      if (inLists[slot] === 1 && flag[slot] === 0) {
+        flag[slot] = 1;
+        dirty[dirtyCount++] = slot;
+      }
     }
+    this.dirtyCount = dirtyCount;
   }
 
   remove(handle: number): void {
@@ -261,6 +300,7 @@ export class SweepAndPrune extends PairedBroadphase {
     this.releaseEmptiedRegions();
     this.pairSet.finalize(this.store.handles);
     this.store.recycle();
+    if (this.entriesMade > (this.store.count >> 2) + 64) this.renumberEntries();
     if (this.validateEachUpdate) this.validate();
   }
 
@@ -314,8 +354,8 @@ export class SweepAndPrune extends PairedBroadphase {
     found: number,
   ): number {
     const t = this.arena.tokens[0];
-    const end = this.regionStart[r] + this.regionLength[r];
-    for (let i = this.regionStart[r]; i < end; i++) {
+    const end = this.listFirst[3 * r] + this.regionLength[r];
+    for (let i = this.listFirst[3 * r]; i < end; i++) {
       if ((t[i] & 1) === 0) found = this.queryOne(this.entryObject[t[i] >> 1], bounds, out, stamp, found);
     }
     return found;
@@ -364,6 +404,7 @@ export class SweepAndPrune extends PairedBroadphase {
   private applyMoves(): void {
     const d = this.dimensions;
     const s = 2 * d;
+    if (2 * this.dirtyCount > this.store.count) this.sortDirty();
     if (this.manyChangeCells()) {
       this.rebuild();
       return;
@@ -395,6 +436,16 @@ export class SweepAndPrune extends PairedBroadphase {
     this.dirtyCount = 0;
   }
 
+  /** Lists the moved boxes in slot order (most boxes moved: one walk over the flags). */
+  private sortDirty(): void {
+    const flag = this.dirtyFlag;
+    const dirty = this.dirty;
+    const end = this.store.used;
+    let c = 0;
+    for (let slot = 0; slot < end; slot++) if (flag[slot] === 1) dirty[c++] = slot;
+    this.dirtyCount = c;
+  }
+
   /**
    * Whether more than `rebuildShare` of the boxes change cells in this update (teleports, respawns,
    * fast motion), judged from every 8th moved box. Moving a box to another region costs about as much
@@ -419,15 +470,16 @@ export class SweepAndPrune extends PairedBroadphase {
   private changesCells(bounds: Float64Array, slot: number): boolean {
     const d = this.dimensions;
     const o = slot * 2 * d;
+    const inverse = this.inverseCell;
+    const cells = this.cells;
+    // Branch-free (-0 === 0, so no need for cellOf's + 0 here).
+    let changes = 0;
     for (let k = 0; k < d; k++) {
-      if (
-        this.cellOf(bounds[o + k]) !== this.cells[o + k] ||
-        this.cellOf(bounds[o + d + k]) !== this.cells[o + d + k]
-      ) {
-        return true;
-      }
+      changes |=
+        (Math.floor(bounds[o + k] * inverse) !== cells[o + k] ? 1 : 0) |
+        (Math.floor(bounds[o + d + k] * inverse) !== cells[o + d + k] ? 1 : 0);
     }
-    return false;
+    return changes !== 0;
   }
 
   /** Takes every moved box's new bounds and rebuilds all regions in bulk (see {@link regrid}). */
@@ -488,7 +540,7 @@ export class SweepAndPrune extends PairedBroadphase {
       const at = this.where[e * d2 + 2 * k + isMax];
       v[at] = value;
       if (this.regionBulk[r] === 1) continue;
-      if (down) this.siftDown(r, k, at, true);
+      if (down) this.siftDown(r, k, at);
       else this.siftUp(r, k, at);
     }
   }
@@ -558,11 +610,14 @@ export class SweepAndPrune extends PairedBroadphase {
       const t = this.arena.tokens[k];
       for (let i = 0; i < touched; i++) {
         const r = this.touched[i];
-        const end = this.regionStart[r] + this.regionLength[r];
-        for (let j = this.regionStart[r] + 1; j < end; j++) {
-          const prev = v[j - 1];
+        const first = this.listFirst[3 * r + k];
+        const end = first + this.regionLength[r];
+        // `prev` is the largest value so far: after a sift it sits at j (the prefix's top moved up one).
+        let prev = v[first];
+        for (let j = first + 1; j < end; j++) {
           const value = v[j];
           if (prev > value || (prev === value && (t[j - 1] & 1) > (t[j] & 1))) this.siftDownInPass(r, k, j);
+          else prev = value;
         }
       }
       this.applySwaps(k);
@@ -580,23 +635,31 @@ export class SweepAndPrune extends PairedBroadphase {
     const d2 = 2 * d;
     const swaps = this.swaps;
     const entryObject = this.entryObject;
+    const where = this.where;
     const box = this.store.bounds;
     const l = this.listed;
     const n = this.swapCount;
-    // Axes other than k, in the pass's state: below k by the latest bounds, above as listed.
-    const j1 = k === 0 ? 1 : 0;
-    const s1 = j1 < k ? box : l;
-    const j2 = k === 2 ? 1 : 2;
-    const s2 = j2 < k ? box : l;
+    // Axes other than k, in the pass's state (below k by the latest bounds, above as listed), read
+    // from the endpoints' positions in the two entries' shared region: the lists of the axes below k
+    // are sorted already, those above still in their listed order, and inclusive overlap on an axis is
+    // "each min lies before the other's max". Positions are one small record per entry, beside each
+    // other, where bounds would be two records per box; most swapped pairs stop here.
+    const j1 = k === 0 ? 2 : 0;
+    const j2 = k === 2 ? 2 : 4;
     for (let i = 0; i < n; i += 2) {
+      const wa = swaps[i] * d2;
+      const wb = swaps[i + 1] * d2;
+      // Branch-free (2-D: only j1).
+      let apart =
+        (where[wa + j1] > where[wb + j1 + 1] ? 1 : 0) | (where[wb + j1] > where[wa + j1 + 1] ? 1 : 0);
+      if (d === 3)
+        apart |=
+          (where[wa + j2] > where[wb + j2 + 1] ? 1 : 0) | (where[wb + j2] > where[wa + j2 + 1] ? 1 : 0);
+      if (apart !== 0) continue;
       const a = entryObject[swaps[i]];
       const b = entryObject[swaps[i + 1]];
       const oa = a * d2;
       const ob = b * d2;
-      // Branch-free on the other axes (2-D: only j1).
-      let apart = (s1[oa + j1] > s1[ob + d + j1] ? 1 : 0) | (s1[ob + j1] > s1[oa + d + j1] ? 1 : 0);
-      if (d === 3) apart |= (s2[oa + j2] > s2[ob + d + j2] ? 1 : 0) | (s2[ob + j2] > s2[oa + d + j2] ? 1 : 0);
-      if (apart !== 0) continue;
       const before = l[oa + k] <= l[ob + d + k] && l[ob + k] <= l[oa + d + k];
       const after = box[oa + k] <= box[ob + d + k] && box[ob + k] <= box[oa + d + k];
       if (before !== after) {
@@ -613,7 +676,7 @@ export class SweepAndPrune extends PairedBroadphase {
     const t = this.arena.tokens[k];
     const where = this.where;
     const d2 = 2 * this.dimensions;
-    const first = this.regionStart[r];
+    const first = this.listFirst[3 * r + k];
     const value = v[i];
     const token = t[i];
     const isMax = token & 1;
@@ -640,15 +703,15 @@ export class SweepAndPrune extends PairedBroadphase {
   }
 
   /**
-   * Moves the endpoint at arena index `i` of region r's axis-k list down to its place. With `pairs`,
-   * applies the swap rule to each endpoint it passes.
+   * Moves the endpoint at arena index `i` of region r's axis-k list down to its place, applying the swap
+   * rule to each endpoint it passes.
    */
-  private siftDown(r: number, k: number, i: number, pairs: boolean): void {
+  private siftDown(r: number, k: number, i: number): void {
     const v = this.arena.values[k];
     const t = this.arena.tokens[k];
     const where = this.where;
     const d2 = 2 * this.dimensions;
-    const first = this.regionStart[r];
+    const first = this.listFirst[3 * r + k];
     const value = v[i];
     const token = t[i];
     const isMax = token & 1;
@@ -659,7 +722,7 @@ export class SweepAndPrune extends PairedBroadphase {
       const pMax = pt & 1;
       if (pv < value || (pv === value && pMax <= isMax)) break;
       // `token` ends up left of `pt`.
-      if (pairs && pMax !== isMax) this.onSwap(token, pt, k);
+      if (pMax !== isMax) this.onSwap(token, pt, k);
       v[j] = pv;
       t[j] = pt;
       where[(pt >> 1) * d2 + 2 * k + pMax] = j;
@@ -676,7 +739,7 @@ export class SweepAndPrune extends PairedBroadphase {
     const t = this.arena.tokens[k];
     const where = this.where;
     const d2 = 2 * this.dimensions;
-    const last = this.regionStart[r] + this.regionLength[r] - 1;
+    const last = this.listFirst[3 * r + k] + this.regionLength[r] - 1;
     const value = v[i];
     const token = t[i];
     const isMax = token & 1;
@@ -700,13 +763,40 @@ export class SweepAndPrune extends PairedBroadphase {
 
   /** The swap rule: endpoint `left` now lies left of `right` on axis k; one is a min, one a max. */
   private onSwap(left: number, right: number, k: number): void {
+    if (!this.meetOnOtherAxes(left >> 1, right >> 1, k)) return;
     const a = this.entryObject[left >> 1];
     const b = this.entryObject[right >> 1];
     if ((left & 1) === 0) {
-      if (this.overlaps(a, b)) this.pairSet.increment(a, b);
-    } else if (this.overlapsExcept(a, b, k)) {
+      // A min passed a max: the pair begins if the boxes now overlap on axis k too.
+      const l = this.listed;
+      const d = this.dimensions;
+      const oa = a * 2 * d;
+      const ob = b * 2 * d;
+      if (l[oa + k] <= l[ob + d + k] && l[ob + k] <= l[oa + d + k]) this.pairSet.increment(a, b);
+    } else {
       this.pairSet.decrement(a, b);
     }
+  }
+
+  /**
+   * Whether entries ea and eb (of one region) overlap on every axis but `skip`, read from their
+   * endpoints' positions in the region's sorted lists: inclusive overlap on an axis is "each min lies
+   * before the other's max" (at equal values a min is listed first). The positions are one small record
+   * per entry, where the bounds would be a record per box elsewhere in memory.
+   */
+  private meetOnOtherAxes(ea: number, eb: number, skip: number): boolean {
+    const where = this.where;
+    const d = this.dimensions;
+    const wa = ea * 2 * d;
+    const wb = eb * 2 * d;
+    for (let k = 0; k < d; k++) {
+      if (
+        k !== skip &&
+        (where[wa + 2 * k] > where[wb + 2 * k + 1] || where[wb + 2 * k] > where[wa + 2 * k + 1])
+      )
+        return false;
+    }
+    return true;
   }
 
   /** Whether the listed boxes of slots a and b overlap on every axis (inclusive). */
@@ -717,18 +807,6 @@ export class SweepAndPrune extends PairedBroadphase {
     const ob = b * 2 * d;
     for (let k = 0; k < d; k++) {
       if (l[oa + k] > l[ob + d + k] || l[ob + k] > l[oa + d + k]) return false;
-    }
-    return true;
-  }
-
-  /** Whether the listed boxes of slots a and b overlap on every axis but `skip`. */
-  private overlapsExcept(a: number, b: number, skip: number): boolean {
-    const l = this.listed;
-    const d = this.dimensions;
-    const oa = a * 2 * d;
-    const ob = b * 2 * d;
-    for (let k = 0; k < d; k++) {
-      if (k !== skip && (l[oa + k] > l[ob + d + k] || l[ob + k] > l[oa + d + k])) return false;
     }
     return true;
   }
@@ -845,6 +923,7 @@ export class SweepAndPrune extends PairedBroadphase {
       if (r === this.regionStart.length) {
         const n = r + 1;
         this.regionStart = growArray(this.regionStart, n);
+        this.listFirst = growArray(this.listFirst, 3 * n);
         this.regionClass = growArray(this.regionClass, n);
         this.regionLength = growArray(this.regionLength, n);
         this.regionCell = growArray(this.regionCell, 3 * n);
@@ -855,6 +934,8 @@ export class SweepAndPrune extends PairedBroadphase {
     }
     this.regionClass[r] = 0;
     this.regionStart[r] = this.arena.allocate(0);
+    for (let k = 0; k < 3; k++)
+      this.listFirst[3 * r + k] = this.regionStart[r] + (EndpointArena.blockSize(0) >> 1);
     this.regionLength[r] = 0;
     this.regionBulk[r] = 0;
     this.regionSmall[r] = 0;
@@ -888,7 +969,7 @@ export class SweepAndPrune extends PairedBroadphase {
       const y = this.regionCell[3 * r + 1];
       const z = this.regionCell[3 * r + 2];
       if (this.grid.get(x, y, z) !== r) continue;
-      while (this.regionLength[r] > 0) this.removeEntry(this.arena.tokens[0][this.regionStart[r]] >> 1);
+      while (this.regionLength[r] > 0) this.removeEntry(this.arena.tokens[0][this.listFirst[3 * r]] >> 1);
       this.grid.delete(x, y, z);
       this.arena.release(this.regionStart[r], this.regionClass[r]);
       this.regionStart[r] = -1;
@@ -901,22 +982,32 @@ export class SweepAndPrune extends PairedBroadphase {
   /** Makes room for `endpoints` in region r's block, moving it to a larger block if needed. */
   private reserve(r: number, endpoints: number): void {
     const c = this.regionClass[r];
-    if (EndpointArena.blockSize(c) >= endpoints) return;
-    const nc = EndpointArena.classFor(endpoints);
+    // Two spare endpoints beyond: re-centred, a list then has room for two on either side.
+    if (EndpointArena.blockSize(c) >= endpoints + 2) return;
+    const nc = EndpointArena.classFor(endpoints + 2);
     const from = this.regionStart[r];
     const to = this.arena.allocate(nc);
     const n = this.regionLength[r];
-    const d = this.dimensions;
-    for (let k = 0; k < d; k++) {
-      const v = this.arena.values[k];
-      const t = this.arena.tokens[k];
-      v.copyWithin(to, from, from + n);
-      t.copyWithin(to, from, from + n);
-      for (let i = to; i < to + n; i++) this.where[(t[i] >> 1) * 2 * d + 2 * k + (t[i] & 1)] = i;
-    }
+    // A region being filled only appends: all the room at the end.
+    const at = this.regionBulk[r] === 1 ? to : to + ((EndpointArena.blockSize(nc) - n) >> 1);
+    for (let k = 0; k < this.dimensions; k++) this.moveList(r, k, at);
     this.arena.release(from, c);
     this.regionStart[r] = to;
     this.regionClass[r] = nc;
+  }
+
+  /** Moves region r's axis-k list to start at arena index `to` (its block, or a new one). */
+  private moveList(r: number, k: number, to: number): void {
+    const from = this.listFirst[3 * r + k];
+    if (from === to) return;
+    const n = this.regionLength[r];
+    const v = this.arena.values[k];
+    const t = this.arena.tokens[k];
+    const d2 = 2 * this.dimensions;
+    v.copyWithin(to, from, from + n);
+    t.copyWithin(to, from, from + n);
+    for (let i = to; i < to + n; i++) this.where[(t[i] >> 1) * d2 + 2 * k + (t[i] & 1)] = i;
+    this.listFirst[3 * r + k] = to;
   }
 
   /**
@@ -931,20 +1022,21 @@ export class SweepAndPrune extends PairedBroadphase {
     const o = slot * 2 * d;
     const n = this.regionLength[r];
     this.reserve(r, n + 2);
-    const at = this.regionStart[r] + n;
-    const filling = this.regionBulk[r] === 1 || n === 0;
-    for (let k = 0; k < d; k++) {
-      const v = this.arena.values[k];
-      const t = this.arena.tokens[k];
-      v[at] = this.listed[o + k];
-      t[at] = e << 1;
-      v[at + 1] = this.listed[o + d + k];
-      t[at + 1] = (e << 1) | 1;
-      this.where[e * 2 * d + 2 * k] = at;
-      this.where[e * 2 * d + 2 * k + 1] = at + 1;
-    }
-    this.regionLength[r] = n + 2;
-    if (filling) {
+    if (this.regionBulk[r] === 1 || n === 0) {
+      const end = this.regionStart[r] + EndpointArena.blockSize(this.regionClass[r]);
+      for (let k = 0; k < d; k++) {
+        if (this.listFirst[3 * r + k] + n + 2 > end) this.moveList(r, k, this.regionStart[r]);
+        const at = this.listFirst[3 * r + k] + n;
+        const v = this.arena.values[k];
+        const t = this.arena.tokens[k];
+        v[at] = this.listed[o + k];
+        t[at] = e << 1;
+        v[at + 1] = this.listed[o + d + k];
+        t[at + 1] = (e << 1) | 1;
+        this.where[e * 2 * d + 2 * k] = at;
+        this.where[e * 2 * d + 2 * k + 1] = at + 1;
+      }
+      this.regionLength[r] = n + 2;
       if (this.regionBulk[r] === 0) {
         this.regionBulk[r] = 1;
         this.bulkRegions = growArray(this.bulkRegions, this.bulkCount + 1);
@@ -952,13 +1044,94 @@ export class SweepAndPrune extends PairedBroadphase {
       }
       return e;
     }
-    for (let k = 0; k < d; k++) {
-      // The min slides first (the max, still last, is not compared), then the max.
-      this.siftDown(r, k, at, false);
-      this.siftDown(r, k, at + 1, false);
-    }
+    for (let k = 0; k < d; k++) this.insertEndpoints(r, k, e, slot);
+    this.regionLength[r] = n + 2;
     this.countPartners(r, e, slot, 1);
     return e;
+  }
+
+  /**
+   * Puts entry e's min and max (box `slot` as listed) at their places in region r's sorted axis-k
+   * list: both places found by binary search, then the shorter side of the list moves out of the way
+   * (the endpoints above the places up, or those below down), each endpoint once. (The values are read
+   * here rather than passed in: a double argument to a call that is not inlined gets boxed.)
+   */
+  private insertEndpoints(r: number, k: number, e: number, slot: number): void {
+    const d = this.dimensions;
+    const low = this.listed[slot * 2 * d + k];
+    const high = this.listed[slot * 2 * d + d + k];
+    const v = this.arena.values[k];
+    const t = this.arena.tokens[k];
+    const where = this.where;
+    const d2 = 2 * this.dimensions;
+    const n = this.regionLength[r];
+    const blockStart = this.regionStart[r];
+    const blockEnd = blockStart + EndpointArena.blockSize(this.regionClass[r]);
+    let first = this.listFirst[3 * r + k];
+    if (first - 2 < blockStart && first + n + 2 > blockEnd) {
+      // No room on either side: re-centre (the block has room for four more, see reserve).
+      this.moveList(r, k, blockStart + ((blockEnd - blockStart - n) >> 1));
+      first = this.listFirst[3 * r + k];
+    }
+    const end = first + n;
+    // Sorted by (value, isMax), a new endpoint after the equal ones: the min goes above the smaller
+    // values and the mins of its value, the max above every value up to its own.
+    let a = first;
+    let b = end;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (v[m] < low || (v[m] === low && (t[m] & 1) === 0)) a = m + 1;
+      else b = m;
+    }
+    const lo = a;
+    b = end;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (v[m] <= high) a = m + 1;
+      else b = m;
+    }
+    const hi = a;
+    const up = first - 2 < blockStart || (end + 2 <= blockEnd && end - lo <= hi - first);
+    let minAt: number;
+    let maxAt: number;
+    if (up) {
+      for (let i = end - 1; i >= hi; i--) {
+        const token = t[i];
+        v[i + 2] = v[i];
+        t[i + 2] = token;
+        where[(token >> 1) * d2 + 2 * k + (token & 1)] = i + 2;
+      }
+      for (let i = hi - 1; i >= lo; i--) {
+        const token = t[i];
+        v[i + 1] = v[i];
+        t[i + 1] = token;
+        where[(token >> 1) * d2 + 2 * k + (token & 1)] = i + 1;
+      }
+      minAt = lo;
+      maxAt = hi + 1;
+    } else {
+      for (let i = first; i < lo; i++) {
+        const token = t[i];
+        v[i - 2] = v[i];
+        t[i - 2] = token;
+        where[(token >> 1) * d2 + 2 * k + (token & 1)] = i - 2;
+      }
+      for (let i = lo; i < hi; i++) {
+        const token = t[i];
+        v[i - 1] = v[i];
+        t[i - 1] = token;
+        where[(token >> 1) * d2 + 2 * k + (token & 1)] = i - 1;
+      }
+      this.listFirst[3 * r + k] = first - 2;
+      minAt = lo - 2;
+      maxAt = hi - 1;
+    }
+    v[minAt] = low;
+    t[minAt] = e << 1;
+    where[e * d2 + 2 * k] = minAt;
+    v[maxAt] = high;
+    t[maxAt] = (e << 1) | 1;
+    where[e * d2 + 2 * k + 1] = maxAt;
   }
 
   /** Removes an entry: uncounts its pairs in the region (unless still unswept) and drops its endpoints. */
@@ -968,19 +1141,33 @@ export class SweepAndPrune extends PairedBroadphase {
     if (this.regionBulk[r] === 0) this.countPartners(r, e, slot, -1);
     const d = this.dimensions;
     const where = this.where;
-    const end = this.regionStart[r] + this.regionLength[r];
     for (let k = 0; k < d; k++) {
       const v = this.arena.values[k];
       const t = this.arena.tokens[k];
+      const first = this.listFirst[3 * r + k];
+      const end = first + this.regionLength[r];
       const a = where[e * 2 * d + 2 * k];
       const b = where[e * 2 * d + 2 * k + 1];
-      for (let i = a + 1; i < end; i++) {
-        if (i === b) continue;
-        const to = i < b ? i - 1 : i - 2;
-        v[to] = v[i];
-        const token = t[i];
-        t[to] = token;
-        where[(token >> 1) * 2 * d + 2 * k + (token & 1)] = to;
+      // Close the two holes from the shorter side.
+      if (end - a <= b - first) {
+        for (let i = a + 1; i < end; i++) {
+          if (i === b) continue;
+          const to = i < b ? i - 1 : i - 2;
+          v[to] = v[i];
+          const token = t[i];
+          t[to] = token;
+          where[(token >> 1) * 2 * d + 2 * k + (token & 1)] = to;
+        }
+      } else {
+        for (let i = b - 1; i >= first; i--) {
+          if (i === a) continue;
+          const to = i > a ? i + 1 : i + 2;
+          v[to] = v[i];
+          const token = t[i];
+          t[to] = token;
+          where[(token >> 1) * 2 * d + 2 * k + (token & 1)] = to;
+        }
+        this.listFirst[3 * r + k] = first + 2;
       }
     }
     this.regionLength[r] -= 2;
@@ -1009,15 +1196,15 @@ export class SweepAndPrune extends PairedBroadphase {
     const t = this.arena.tokens[0];
     const where = this.where;
     const d2 = 2 * this.dimensions;
-    const end = this.regionStart[r] + this.regionLength[r];
+    const end = this.listFirst[3 * r] + this.regionLength[r];
     const eMin = where[e * d2];
     const eMax = where[e * d2 + 1];
     for (let i = eMin + 1; i < end; i++) {
       const token = t[i];
       if ((token & 1) === 0 || token >> 1 === e) continue;
       if (where[(token >> 1) * d2] > eMax) continue;
-      const other = this.entryObject[token >> 1];
-      if (this.overlapsExcept(slot, other, 0)) {
+      if (this.meetOnOtherAxes(e, token >> 1, 0)) {
+        const other = this.entryObject[token >> 1];
         if (delta > 0) this.pairSet.increment(slot, other);
         else this.pairSet.decrement(slot, other);
       }
@@ -1039,6 +1226,7 @@ export class SweepAndPrune extends PairedBroadphase {
         this.where = growArray(this.where, n * 2 * this.dimensions);
       }
     }
+    this.entriesMade++;
     this.entryObject[e] = slot;
     this.entryRegion[e] = r;
     this.entryStamp[e] = 0;
@@ -1047,13 +1235,78 @@ export class SweepAndPrune extends PairedBroadphase {
     return e;
   }
 
+  /**
+   * Renumbers the entries in slot order, each box's entries side by side. Entries made as boxes change
+   * cells take freed numbers, scattered; the walk that writes the moved boxes' new values goes in slot
+   * order and reads each entry's endpoint positions, so it reads them in order again. Done once as
+   * many entries were made since as a quarter of the boxes: O(entries + endpoints), and no allocation
+   * once the spare arrays have grown.
+   */
+  private renumberEntries(): void {
+    this.entriesMade = 0;
+    const d = this.dimensions;
+    const d2 = 2 * d;
+    const map = this.activeIndex;
+    const n = this.entryObject.length;
+    if (this.spareObject.length !== n) {
+      this.spareObject = new Int32Array(n);
+      this.spareRegion = new Int32Array(n);
+      this.spareNext = new Int32Array(n);
+      this.spareStamp = new Int32Array(n);
+      this.spareWhere = new Int32Array(n * d2);
+    }
+    const object = this.spareObject;
+    const region = this.spareRegion;
+    const next = this.spareNext;
+    const stamp = this.spareStamp;
+    const where = this.spareWhere;
+    let live = 0;
+    for (let slot = 0; slot < this.store.used; slot++) {
+      let e = this.firstEntry[slot];
+      if (e < 0) continue;
+      this.firstEntry[slot] = live;
+      while (e >= 0) {
+        const to = live++;
+        map[e] = to;
+        object[to] = slot;
+        region[to] = this.entryRegion[e];
+        stamp[to] = this.entryStamp[e];
+        const after = this.entryNext[e];
+        next[to] = after < 0 ? -1 : live;
+        for (let j = 0; j < d2; j++) where[to * d2 + j] = this.where[e * d2 + j];
+        e = after;
+      }
+    }
+    for (let k = 0; k < d; k++) {
+      const t = this.arena.tokens[k];
+      for (let r = 0; r < this.regionsUsed; r++) {
+        if (this.regionStart[r] < 0) continue;
+        const first = this.listFirst[3 * r + k];
+        const end = first + this.regionLength[r];
+        for (let i = first; i < end; i++) t[i] = (map[t[i] >> 1] << 1) | (t[i] & 1);
+      }
+    }
+    this.spareObject = this.entryObject;
+    this.spareRegion = this.entryRegion;
+    this.spareNext = this.entryNext;
+    this.spareStamp = this.entryStamp;
+    this.spareWhere = this.where;
+    this.entryObject = object;
+    this.entryRegion = region;
+    this.entryNext = next;
+    this.entryStamp = stamp;
+    this.where = where;
+    this.entriesUsed = live;
+    this.freeEntryCount = 0;
+  }
+
   /** A region filled from empty: sort each axis once, then find its pairs with one sweep. */
   private sortAndSweep(r: number): void {
     this.regionBulk[r] = 0;
     const d = this.dimensions;
-    const first = this.regionStart[r];
-    const last = first + this.regionLength[r] - 1;
     for (let k = 0; k < d; k++) {
+      const first = this.listFirst[3 * r + k];
+      const last = first + this.regionLength[r] - 1;
       const t = this.arena.tokens[k];
       sortEndpoints(this.arena.values[k], t, first, last);
       for (let i = first; i <= last; i++) this.where[(t[i] >> 1) * 2 * d + 2 * k + (t[i] & 1)] = i;
@@ -1063,11 +1316,11 @@ export class SweepAndPrune extends PairedBroadphase {
 
   /** The axis along which a region's boxes spread most relative to their sizes (fewest false overlaps). */
   private widestAxis(r: number): number {
-    const first = this.regionStart[r];
-    const last = first + this.regionLength[r] - 1;
     let best = 0;
     let bestScore = -1;
     for (let k = 0; k < this.dimensions; k++) {
+      const first = this.listFirst[3 * r + k];
+      const last = first + this.regionLength[r] - 1;
       const v = this.arena.values[k];
       const t = this.arena.tokens[k];
       // Sum of extents, against the span of the list.
@@ -1089,16 +1342,16 @@ export class SweepAndPrune extends PairedBroadphase {
     this.active = growArray(this.active, this.regionLength[r] >> 1);
     const active = this.active;
     const index = this.activeIndex;
-    const end = this.regionStart[r] + this.regionLength[r];
+    const end = this.listFirst[3 * r + k] + this.regionLength[r];
     let open = 0;
-    for (let i = this.regionStart[r]; i < end; i++) {
+    for (let i = this.listFirst[3 * r + k]; i < end; i++) {
       const token = t[i];
       const e = token >> 1;
       if ((token & 1) === 0) {
         const slot = this.entryObject[e];
         for (let j = 0; j < open; j++) {
-          const other = this.entryObject[active[j]];
-          if (this.overlapsExcept(slot, other, k)) this.pairSet.increment(slot, other);
+          if (this.meetOnOtherAxes(e, active[j], k))
+            this.pairSet.increment(slot, this.entryObject[active[j]]);
         }
         index[e] = open;
         active[open++] = e;
@@ -1182,12 +1435,13 @@ export class SweepAndPrune extends PairedBroadphase {
     for (let r = 0; r < this.regionsUsed; r++) {
       if (freeRegions.has(r)) continue;
       if (this.regionBulk[r] === 1) throw new Error(`SAP: region ${r} left unswept`);
-      const first = this.regionStart[r];
-      const end = first + this.regionLength[r];
-      if (this.regionLength[r] > EndpointArena.blockSize(this.regionClass[r]))
-        throw new Error(`SAP: region ${r} overflows`);
       let small = 0;
       for (let k = 0; k < d; k++) {
+        const first = this.listFirst[3 * r + k];
+        const end = first + this.regionLength[r];
+        const blockStart = this.regionStart[r];
+        if (first < blockStart || end > blockStart + EndpointArena.blockSize(this.regionClass[r]))
+          throw new Error(`SAP: region ${r} axis ${k} overflows its block`);
         const v = this.arena.values[k];
         const t = this.arena.tokens[k];
         for (let i = first; i < end; i++) {

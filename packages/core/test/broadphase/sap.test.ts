@@ -99,6 +99,33 @@ describe('SweepAndPrune', () => {
     expect(Array.from(bulk.pairs())).toEqual(before);
   });
 
+  it('gives the same pairs and events whatever order the boxes are moved in', () => {
+    // Most boxes moved: the update walks them in slot order, not in the caller's order.
+    const n = 2000;
+    const { bounds, step } = scene(n, 3, 21);
+    const inOrder = new SweepAndPrune({ dimensions: 3 });
+    const reversed = new SweepAndPrune({ dimensions: 3, validate: true });
+    const handles = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      handles[i] = inOrder.insert(bounds.subarray(i * 6, i * 6 + 6));
+      reversed.insert(bounds.subarray(i * 6, i * 6 + 6));
+    }
+    const backHandles = handles.slice().reverse();
+    const backBounds = new Float64Array(n * 6);
+    for (let f = 0; f < 40; f++) {
+      step();
+      for (let i = 0; i < n; i++) backBounds.set(bounds.subarray(i * 6, i * 6 + 6), (n - 1 - i) * 6);
+      inOrder.moveMany(handles, bounds);
+      reversed.moveMany(backHandles, backBounds);
+      inOrder.update();
+      reversed.update();
+      expect(Array.from(reversed.pairs())).toEqual(Array.from(inOrder.pairs()));
+      expect(Array.from(reversed.began())).toEqual(Array.from(inOrder.began()));
+      expect(Array.from(reversed.ended())).toEqual(Array.from(inOrder.ended()));
+    }
+    expect(inOrder.pairCount).toBeGreaterThan(50);
+  });
+
   it('holds 8 000 boxes filled at once (one sort) and keeps them right under motion', () => {
     const n = 8000;
     const { bounds, step } = scene(n, 3, 77);
