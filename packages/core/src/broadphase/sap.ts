@@ -558,9 +558,6 @@ export class SweepAndPrune extends PairedBroadphase {
    */
   private moveByPasses(): void {
     const d = this.dimensions;
-    const d2 = 2 * d;
-    const box = this.store.bounds;
-    const where = this.where;
     let touched = 0;
     if (2 * this.dirtyCount > this.store.count) {
       // Most boxes moved: take every region rather than find the touched ones box by box.
@@ -584,27 +581,8 @@ export class SweepAndPrune extends PairedBroadphase {
         }
       }
     }
-    // Every moved endpoint's new value, all axes in one walk over the moved boxes' entries.
+    this.writeMovedValues();
     const values = this.arena.values;
-    const v0 = values[0];
-    const v1 = values[1];
-    const v2 = d === 3 ? values[2] : values[1];
-    for (let i = 0; i < this.dirtyCount; i++) {
-      const slot = this.dirty[i];
-      if (this.dirtyFlag[slot] === 0) continue;
-      const o = slot * d2;
-      for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
-        const w = e * d2;
-        v0[where[w]] = box[o];
-        v0[where[w + 1]] = box[o + d];
-        v1[where[w + 2]] = box[o + 1];
-        v1[where[w + 3]] = box[o + d + 1];
-        if (d === 3) {
-          v2[where[w + 4]] = box[o + 2];
-          v2[where[w + 5]] = box[o + 5];
-        }
-      }
-    }
     for (let k = 0; k < d; k++) {
       const v = values[k];
       const t = this.arena.tokens[k];
@@ -621,6 +599,38 @@ export class SweepAndPrune extends PairedBroadphase {
         }
       }
       this.applySwaps(k);
+    }
+  }
+
+  /** Every moved endpoint's new value, all axes in one walk over the moved boxes' entries. */
+  private writeMovedValues(): void {
+    const d = this.dimensions;
+    const d2 = 2 * d;
+    const box = this.store.bounds;
+    const where = this.where;
+    const values = this.arena.values;
+    const v0 = values[0];
+    const v1 = values[1];
+    const v2 = d === 3 ? values[2] : values[1];
+    const dirty = this.dirty;
+    const flag = this.dirtyFlag;
+    const firstEntry = this.firstEntry;
+    const entryNext = this.entryNext;
+    for (let i = 0; i < this.dirtyCount; i++) {
+      const slot = dirty[i];
+      if (flag[slot] === 0) continue;
+      const o = slot * d2;
+      for (let e = firstEntry[slot]; e >= 0; e = entryNext[e]) {
+        const w = e * d2;
+        v0[where[w]] = box[o];
+        v0[where[w + 1]] = box[o + d];
+        v1[where[w + 2]] = box[o + 1];
+        v1[where[w + 3]] = box[o + d + 1];
+        if (d === 3) {
+          v2[where[w + 4]] = box[o + 2];
+          v2[where[w + 5]] = box[o + 5];
+        }
+      }
     }
   }
 
