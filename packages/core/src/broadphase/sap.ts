@@ -300,7 +300,8 @@ export class SweepAndPrune extends PairedBroadphase {
     this.releaseEmptiedRegions();
     this.pairSet.finalize(this.store.handles);
     this.store.recycle();
-    if (this.entriesMade > (this.store.count >> 2) + 64) this.renumberEntries();
+    // Worth it once the entries outgrow the caches; small worlds would only pay for it.
+    if (this.entriesMade > Math.max(this.store.count >> 2, 4096)) this.renumberEntries();
     if (this.validateEachUpdate) this.validate();
   }
 
@@ -1249,8 +1250,8 @@ export class SweepAndPrune extends PairedBroadphase {
    * Renumbers the entries in slot order, each box's entries side by side. Entries made as boxes change
    * cells take freed numbers, scattered; the walk that writes the moved boxes' new values goes in slot
    * order and reads each entry's endpoint positions, so it reads them in order again. Done once as
-   * many entries were made since as a quarter of the boxes: O(entries + endpoints), and no allocation
-   * once the spare arrays have grown.
+   * many entries were made since as a quarter of the boxes (and at least 4096): O(entries +
+   * endpoints), and no allocation once the spare arrays have grown.
    */
   private renumberEntries(): void {
     this.entriesMade = 0;
