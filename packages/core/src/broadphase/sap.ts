@@ -1431,6 +1431,8 @@ export class SweepAndPrune extends PairedBroadphase {
     for (let slot = 0; slot < this.store.used; slot++) {
       if (this.inLists[slot] === 1) this.updateMemberships(slot);
     }
+    // Made in slot order just now: nothing to renumber.
+    this.entriesMade = 0;
   }
 
   /**
