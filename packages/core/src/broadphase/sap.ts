@@ -260,6 +260,7 @@ export class SweepAndPrune extends PairedBroadphase {
         box[o + 4] = bounds[from + 4];
         box[o + 5] = bounds[from + 5];
       }
+      // markMoved, with the arrays and the count in locals.
       if (inLists[slot] === 1 && flag[slot] === 0) {
         flag[slot] = 1;
         dirty[dirtyCount++] = slot;
