@@ -430,8 +430,17 @@ export class SweepAndPrune extends PairedBroadphase {
       const slot = this.dirty[i];
       if (this.dirtyFlag[slot] === 0) continue;
       this.dirtyFlag[slot] = 0;
-      const o = slot * s;
-      if (passes) for (let j = 0; j < s; j++) listed[o + j] = box[o + j];
+      if (passes) {
+        const o = slot * s;
+        listed[o] = box[o];
+        listed[o + 1] = box[o + 1];
+        listed[o + 2] = box[o + 2];
+        listed[o + 3] = box[o + 3];
+        if (s === 6) {
+          listed[o + 4] = box[o + 4];
+          listed[o + 5] = box[o + 5];
+        }
+      }
       if (this.changesCells(listed, slot)) this.dirty[changed++] = slot;
     }
     for (let i = 0; i < changed; i++) this.updateMemberships(this.dirty[i]);
