@@ -45,10 +45,11 @@
  * `update()`. A query callback must not insert, move or remove proxies.
  */
 
+import { growArray } from '../growArray.js';
 import { CandidatePairs } from './octreeCandidates.js';
 import { MIN_SEGMENT, SegmentPool, segmentSize } from './octreeSegments.js';
 import { PairedBroadphase } from './pairedBroadphase.js';
-import { checkBounds, emitQueryResult, growArray, MAX_PROXIES } from './proxies.js';
+import { checkBounds, emitQueryResult, MAX_PROXIES } from './proxies.js';
 import type { Broadphase, BroadphaseOptions, QueryCallback } from './types.js';
 
 /** Options of {@link Octree}. */

@@ -20,7 +20,7 @@
  * O(changes), not O(pairs) — except for the sorted output, which is merged in O(pairs) only when
  * something changed.
  */
-import { growArray } from './proxies.js';
+import { growArray } from '../growArray.js';
 import { sortPairs } from './sortPairs.js';
 
 const STABLE = 0;

@@ -310,13 +310,3 @@ export function emitQueryResult(
   else if (Array.isArray(out)) out.push(handle);
   else if (index < out.length) out[index] = handle;
 }
-
-/** Grows a typed array to at least `size` elements (doubling), keeping its contents. */
-export function growArray<T extends Int32Array | Float64Array | Uint8Array>(array: T, size: number): T {
-  if (array.length >= size) return array;
-  let n = Math.max(array.length * 2, 16);
-  while (n < size) n *= 2;
-  const next = new (array.constructor as new (n: number) => T)(n);
-  next.set(array);
-  return next;
-}

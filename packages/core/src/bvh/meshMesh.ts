@@ -26,6 +26,8 @@
  *   rejects a pair the triangle test would accept (its tolerance is `≈ 9e-13·S`): the pair set equals
  *   {@link meshMeshBruteForce} exactly.
  */
+
+import { growArray } from '../growArray.js';
 import { type Affine, affineFromMatrix4, affineInvert, affineMultiply, normalMatrix } from './affine.js';
 import type { MeshBVH } from './MeshBVH.js';
 import { NODE_WORDS } from './nodes.js';
@@ -69,11 +71,7 @@ class RecordCache {
 
   /** Reserves the record of slot `s` (the caller writes it) and returns its offset in `pool`. */
   alloc(s: number): number {
-    if ((this.used + 1) * TRI_RECORD > this.pool.length) {
-      const grown = new Float64Array(this.pool.length * 2);
-      grown.set(this.pool);
-      this.pool = grown;
-    }
+    this.pool = growArray(this.pool, (this.used + 1) * TRI_RECORD);
     const o = this.used++ * TRI_RECORD;
     this.pool[o + 14] = s;
     this.where[s] = o;
@@ -484,11 +482,7 @@ function traverse(a: MeshBVH, b: MeshBVH, result: MeshMeshResult, anyHit: boolea
       if ((d < 0 ? -d : d) > bhy + au1 * ahx + au4 * ahy + au7 * ahz) continue;
       d = u2 * acx + u5 * acy + u8 * acz + u11 - bcz;
       if ((d < 0 ? -d : d) > bhz + au2 * ahx + au5 * ahy + au8 * ahz) continue;
-      if (sp + 2 > stack.length) {
-        const grown = new Int32Array(stack.length * 2);
-        grown.set(stack);
-        stack = result.stack = grown;
-      }
+      if (sp + 2 > stack.length) stack = result.stack = growArray(stack, sp + 2);
       stack[sp++] = na;
       stack[sp++] = nb;
     }

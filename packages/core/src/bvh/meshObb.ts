@@ -19,6 +19,8 @@
  * One contact per triangle, as in Bullet's per-triangle convex contacts; reduce them as your solver
  * needs. Degenerate (zero-area) triangles are ignored.
  */
+
+import { growArray } from '../growArray.js';
 import { validateObb } from '../math/obb.js';
 import { ORTHONORMAL_TOLERANCE, orthonormalityError } from '../math/validate.js';
 import { affineFromMatrix4, affineInvert } from './affine.js';
@@ -342,11 +344,7 @@ function query(bvh: MeshBVH, out: MeshContacts | null): boolean {
         }
       }
     } else {
-      if (sp + 2 > stack.length) {
-        const grown = new Int32Array(stack.length * 2);
-        grown.set(stack);
-        stack = grown;
-      }
+      if (sp + 2 > stack.length) stack = growArray(stack, sp + 2);
       stack[sp++] = n[w + 6];
       stack[sp++] = node + 1;
     }

@@ -15,6 +15,8 @@
  * always tested exactly, in world space: closest point on the triangle (Ericson §5.1.5) within the
  * radius. Degenerate (zero-area) triangles are ignored, as everywhere in the BVH.
  */
+
+import { growArray } from '../growArray.js';
 import { affineFromMatrix4, affineInvert } from './affine.js';
 import type { MeshContacts } from './contacts.js';
 import type { MeshBVH } from './MeshBVH.js';
@@ -193,11 +195,7 @@ function query(bvh: MeshBVH, out: MeshContacts | null): boolean {
         }
       }
     } else {
-      if (sp + 2 > stack.length) {
-        const grown = new Int32Array(stack.length * 2);
-        grown.set(stack);
-        stack = grown;
-      }
+      if (sp + 2 > stack.length) stack = growArray(stack, sp + 2);
       stack[sp++] = n[w + 6];
       stack[sp++] = node + 1;
     }

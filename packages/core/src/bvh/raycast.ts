@@ -20,6 +20,8 @@
  * world distances from `origin`, `0 ≤ near` ≤ distance ≤ `far`. With a transform, the ray is mapped into
  * the mesh's local frame once (affine maps keep the ray parameter), so scale and shear are supported.
  */
+
+import { growArray } from '../growArray.js';
 import { affineFromMatrix4, affineInvert, normalMatrix } from './affine.js';
 import type { MeshBVH } from './MeshBVH.js';
 import { NODE_WORDS } from './nodes.js';
@@ -356,12 +358,8 @@ export function raycastFirst(
         }
         if (tl !== Infinity || tr !== Infinity) {
           if (sp === ns.length) {
-            const grownN = new Int32Array(ns.length * 2);
-            grownN.set(ns);
-            ns = nodeStack = grownN;
-            const grownT = new Float64Array(st.length * 2);
-            grownT.set(st);
-            st = stack = grownT;
+            ns = nodeStack = growArray(ns, sp + 1);
+            st = stack = growArray(st, sp + 1);
           }
           // Visit the nearer child now, the farther later.
           if (tl <= tr) {
@@ -485,11 +483,7 @@ export function raycastAll(
         if (rayTriangle(v, 9 * s)) hits.pushHit(s, ids[s], HIT);
       }
     } else {
-      if (sp + 2 > ns.length) {
-        const grown = new Int32Array(ns.length * 2);
-        grown.set(ns);
-        ns = nodeStack = grown;
-      }
+      if (sp + 2 > ns.length) ns = nodeStack = growArray(ns, sp + 2);
       ns[sp++] = n[w + 6];
       ns[sp++] = node + 1;
     }

@@ -26,6 +26,7 @@
  */
 import type { MeshBVH } from '../bvh/MeshBVH.js';
 import { NODE_WORDS } from '../bvh/nodes.js';
+import { growArray } from '../growArray.js';
 import { checkNonNegative } from '../math/validate.js';
 import { obbObbContact, obbObbContact2D } from '../narrowphase/obbObb.js';
 import { circleObbContact2D, sphereObbContact } from '../narrowphase/ocsi.js';
@@ -506,12 +507,8 @@ function shapeMesh(bvh: MeshBVH): void {
       }
     } else {
       if (sp + 2 > stack.length) {
-        const g = new Int32Array(stack.length * 2);
-        g.set(stack);
-        stack = g;
-        const gl = new Float64Array(stackLb.length * 2);
-        gl.set(stackLb);
-        stackLb = gl;
+        stack = growArray(stack, sp + 2);
+        stackLb = growArray(stackLb, sp + 2);
       }
       const left = node + 1;
       const right = n[base + 6];
