@@ -440,15 +440,62 @@ export class SweepAndPrune extends PairedBroadphase {
     // since adding an entry counts its pairs with the other boxes as listed.
     const listed = this.listed;
     let changed = 0;
-    for (let i = 0; i < this.dirtyCount; i++) {
-      const slot = this.dirty[i];
-      if (this.dirtyFlag[slot] === 0) continue;
-      this.dirtyFlag[slot] = 0;
-      if (passes) this.copyListed(slot);
-      if (this.changesCells(listed, slot)) this.dirty[changed++] = slot;
+    if (passes && this.dimensions === 3) changed = this.listMovedBounds3();
+    else {
+      for (let i = 0; i < this.dirtyCount; i++) {
+        const slot = this.dirty[i];
+        if (this.dirtyFlag[slot] === 0) continue;
+        this.dirtyFlag[slot] = 0;
+        if (passes) this.copyListed(slot);
+        if (this.changesCells(listed, slot)) this.dirty[changed++] = slot;
+      }
     }
     for (let i = 0; i < changed; i++) this.updateMemberships(this.dirty[i]);
     this.dirtyCount = 0;
+  }
+
+  /**
+   * After passes in 3-D: copies every moved box's new bounds into `listed` and collects those whose
+   * cell range changed at the front of `dirty`; returns how many. One loop with everything in locals
+   * (1.03–1.04× at 20 000 boxes over calling copyListed and changesCells per box).
+   */
+  private listMovedBounds3(): number {
+    const listed = this.listed;
+    const box = this.store.bounds;
+    const cells = this.cells;
+    const dirty = this.dirty;
+    const flag = this.dirtyFlag;
+    const inverse = this.inverseCell;
+    const n = this.dirtyCount;
+    let changed = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = dirty[i];
+      if (flag[slot] === 0) continue;
+      flag[slot] = 0;
+      const o = slot * 6;
+      const x0 = box[o];
+      const y0 = box[o + 1];
+      const z0 = box[o + 2];
+      const x1 = box[o + 3];
+      const y1 = box[o + 4];
+      const z1 = box[o + 5];
+      listed[o] = x0;
+      listed[o + 1] = y0;
+      listed[o + 2] = z0;
+      listed[o + 3] = x1;
+      listed[o + 4] = y1;
+      listed[o + 5] = z1;
+      // Branch-free, as in changesCells (-0 === 0).
+      const moves =
+        (Math.floor(x0 * inverse) !== cells[o] ? 1 : 0) |
+        (Math.floor(y0 * inverse) !== cells[o + 1] ? 1 : 0) |
+        (Math.floor(z0 * inverse) !== cells[o + 2] ? 1 : 0) |
+        (Math.floor(x1 * inverse) !== cells[o + 3] ? 1 : 0) |
+        (Math.floor(y1 * inverse) !== cells[o + 4] ? 1 : 0) |
+        (Math.floor(z1 * inverse) !== cells[o + 5] ? 1 : 0);
+      if (moves !== 0) dirty[changed++] = slot;
+    }
+    return changed;
   }
 
   /** Lists the moved boxes in slot order (most boxes moved: one walk over the flags). */
@@ -1196,25 +1243,52 @@ export class SweepAndPrune extends PairedBroadphase {
 
   /**
    * Adds `delta` to the count of every pair of `slot` (entry e) with another box of region r it
-   * overlaps. The axis-0 list is sorted, so box B overlaps e on axis 0 exactly when B's max lies right
-   * of e's min and B's min lies left of e's max: only the max tokens right of e's min are looked at, and
-   * only boxes that pass on axis 0 are tested on the other axes.
+   * overlaps. Each axis's list is sorted, so box B overlaps e on axis k exactly when B's max lies right
+   * of e's min and B's min lies left of e's max: either the max tokens right of e's min are looked at,
+   * or the min tokens left of e's max, whichever of the six (two per axis) is the shortest stretch;
+   * only boxes that pass on that axis are tested on the others.
    */
   private countPartners(r: number, e: number, slot: number, delta: number): void {
-    const t = this.arena.tokens[0];
     const where = this.where;
-    const d2 = 2 * this.dimensions;
-    const end = this.listFirst[3 * r] + this.regionLength[r];
-    const eMin = where[e * d2];
-    const eMax = where[e * d2 + 1];
-    for (let i = eMin + 1; i < end; i++) {
+    const d = this.dimensions;
+    const d2 = 2 * d;
+    const n = this.regionLength[r];
+    // The shortest stretch: `right` scans (eMin, end), `!right` scans [first, eMax).
+    let axis = 0;
+    let right = true;
+    let shortest = n;
+    for (let k = 0; k < d; k++) {
+      const first = this.listFirst[3 * r + k];
+      const toEnd = first + n - where[e * d2 + 2 * k] - 1;
+      const fromFirst = where[e * d2 + 2 * k + 1] - first;
+      if (toEnd < shortest) {
+        shortest = toEnd;
+        axis = k;
+        right = true;
+      }
+      if (fromFirst < shortest) {
+        shortest = fromFirst;
+        axis = k;
+        right = false;
+      }
+    }
+    const t = this.arena.tokens[axis];
+    const first = this.listFirst[3 * r + axis];
+    const eMin = where[e * d2 + 2 * axis];
+    const eMax = where[e * d2 + 2 * axis + 1];
+    const from = right ? eMin + 1 : first;
+    const to = right ? first + n : eMax;
+    // The kind of token looked at (max to the right, min to the left) and the far end it must pass.
+    const kind = right ? 1 : 0;
+    for (let i = from; i < to; i++) {
       const token = t[i];
-      if ((token & 1) === 0 || token >> 1 === e) continue;
-      if (where[(token >> 1) * d2] > eMax) continue;
-      if (this.meetOnOtherAxes(e, token >> 1, 0)) {
-        const other = this.entryObject[token >> 1];
-        if (delta > 0) this.pairSet.increment(slot, other);
-        else this.pairSet.decrement(slot, other);
+      if ((token & 1) !== kind || token >> 1 === e) continue;
+      const other = where[(token >> 1) * d2 + 2 * axis + (1 - kind)];
+      if (right ? other > eMax : other < eMin) continue;
+      if (this.meetOnOtherAxes(e, token >> 1, axis)) {
+        const b = this.entryObject[token >> 1];
+        if (delta > 0) this.pairSet.increment(slot, b);
+        else this.pairSet.decrement(slot, b);
       }
     }
   }
