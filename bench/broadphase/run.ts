@@ -6,9 +6,9 @@
  */
 import { writeJson, writeText } from '../lib/results.js';
 import { ratio } from '../lib/stats.js';
-import { lineChart, svgPage } from '../lib/svg.js';
+import { lineChart, seriesBy, svgPage } from '../lib/svg.js';
 import { runCoherent } from './coherent.js';
-import { runScenarios, scenarioChartsSvg, scenarioTable, scenarioWinners } from './scenarios.js';
+import { runScenarios, writeScenarioResults } from './scenarios.js';
 
 const quick = process.argv.includes('--quick');
 const onlyScenarios = process.argv.includes('--scenarios');
@@ -27,7 +27,6 @@ async function coherentPart(): Promise<void> {
   );
 
   const sap = 'Sieve SweepAndPrune';
-  const names = [...new Set(coherent.map((r) => r.contestant))];
   const summary: Record<string, Record<string, string>> = {};
   console.log('\nSweepAndPrune speed-up (peer ms / Sieve ms, same frames):');
   for (const n of [...new Set(coherent.map((r) => r.n))]) {
@@ -44,12 +43,11 @@ async function coherentPart(): Promise<void> {
   }
 
   const chart = lineChart(
-    names.map((name) => ({
-      name,
-      points: coherent
-        .filter((r) => r.contestant === name)
-        .map((r) => [r.n, r.msPerFrame] as [number, number]),
-    })),
+    seriesBy(
+      coherent,
+      (r) => r.contestant,
+      (r) => [r.n, r.msPerFrame],
+    ),
     {
       title: 'Broadphase, coherent 3-D motion (5 % volume fraction)',
       xLabel: 'boxes (N)',
@@ -65,13 +63,5 @@ async function coherentPart(): Promise<void> {
 
 async function scenariosPart(): Promise<void> {
   console.log('\nScenarios: SweepAndPrune vs Octree vs cannon-es');
-  const results = await runScenarios({ quick, log });
-  const json = writeJson('broadphase-scenarios', { quick, results });
-  writeText('broadphase-scenarios.svg', scenarioChartsSvg(results));
-  console.log(`\n${scenarioTable(results)}\n\nwrote ${json} and broadphase-scenarios.svg\n`);
-  for (const w of scenarioWinners(results)) {
-    console.log(
-      `${w.scenario.padEnd(9)} N=${String(w.n).padStart(6)}  ${w.winner} (${w.ratio} ahead of ${w.runnerUp})`,
-    );
-  }
+  writeScenarioResults(await runScenarios({ quick, log }), quick);
 }

@@ -26,11 +26,12 @@
  * `pnpm exec tsx broadphase/scenarios.ts [--quick] [scenario…]` (from bench/) for a quick look.
  */
 import { performance } from 'node:perf_hooks';
-import { type Broadphase, Octree, SweepAndPrune } from '@sieve/core';
+import { Octree, SweepAndPrune } from '@sieve/core';
 import * as CANNON from 'cannon-es';
 import { writeJson, writeText } from '../lib/results.js';
 import { median, ratio, rng } from '../lib/stats.js';
-import { lineChart, svgPage } from '../lib/svg.js';
+import { lineChart, seriesBy, svgPage } from '../lib/svg.js';
+import { pairKey } from './scene.js';
 
 /** One measurement: a contestant on a scenario at one N. */
 export interface ScenarioResult {
@@ -59,8 +60,8 @@ export interface ScenarioOptions {
 }
 
 /** The scenarios, in the order they are run and charted. */
-export const SCENARIOS = ['coherent', 'teleport', 'fast', 'cluster', 'sizes', 'static'] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+const SCENARIOS = ['coherent', 'teleport', 'fast', 'cluster', 'sizes', 'static'] as const;
+type ScenarioName = (typeof SCENARIOS)[number];
 
 const TITLES: Record<ScenarioName, string> = {
   coherent: 'Coherent motion (5 % of size per frame)',
@@ -74,7 +75,7 @@ const TITLES: Record<ScenarioName, string> = {
 // --- scenes -----------------------------------------------------------------------------------------
 
 /** A scene: box centres and half sizes; `step()` moves the boxes of `movers` (all when null). */
-export interface Scene {
+interface Scene {
   n: number;
   pos: Float64Array;
   half: Float64Array;
@@ -168,7 +169,7 @@ function cube(side: number): Region {
   return { lo: [0, 0, 0], hi: [side, side, side] };
 }
 
-export function makeScene(name: ScenarioName, n: number): Scene {
+function makeScene(name: ScenarioName, n: number): Scene {
   const r = rng(1000 + n);
   switch (name) {
     case 'coherent':
@@ -228,14 +229,8 @@ interface Contestant {
   pairKeys(): Set<number>;
 }
 
-interface SieveBroadphase extends Broadphase {
-  moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void;
-  pairBuffers(): { pairs: Int32Array; began: Int32Array; ended: Int32Array };
-  beganCount: number;
-  endedCount: number;
-}
-
-const key = (i: number, j: number) => (i < j ? i * 4194304 + j : j * 4194304 + i);
+/** The Sieve broadphases with the bulk entry point and the event buffers. */
+type SieveBroadphase = SweepAndPrune | Octree;
 
 /** A Sieve broadphase, fed through its bulk entry point; reads the began/ended events and pairs. */
 function sieve(name: string, create: () => SieveBroadphase): Contestant {
@@ -270,7 +265,7 @@ function sieve(name: string, create: () => SieveBroadphase): Contestant {
     pairKeys() {
       const out = new Set<number>();
       const p = bp.pairs();
-      for (let i = 0; i < p.length; i += 2) out.add(key(boxOf[p[i]], boxOf[p[i + 1]]));
+      for (let i = 0; i < p.length; i += 2) out.add(pairKey(boxOf[p[i]], boxOf[p[i + 1]]));
       return out;
     },
   };
@@ -329,7 +324,7 @@ function cannon(kind: 'SAP' | 'Naive'): Contestant {
     },
     pairKeys() {
       const out = new Set<number>();
-      for (let i = 0; i < p1.length; i++) out.add(key(index.get(p1[i])!, index.get(p2[i])!));
+      for (let i = 0; i < p1.length; i++) out.add(pairKey(index.get(p1[i])!, index.get(p2[i])!));
       return out;
     },
   };
@@ -479,18 +474,18 @@ function predict(past: Array<[number, number]>, n: number): number {
 }
 
 /** One log-log chart per scenario (ms per frame against N), laid out on one SVG page. */
-export function scenarioChartsSvg(results: ScenarioResult[]): string {
+function scenarioChartsSvg(results: ScenarioResult[]): string {
   const charts: string[] = [];
   for (const name of SCENARIOS) {
     const rows = results.filter((r) => r.scenario === name);
     if (rows.length === 0) continue;
-    const names = [...new Set(rows.map((r) => r.contestant))];
     charts.push(
       lineChart(
-        names.map((c) => ({
-          name: c,
-          points: rows.filter((r) => r.contestant === c).map((r) => [r.n, r.msPerFrame] as [number, number]),
-        })),
+        seriesBy(
+          rows,
+          (r) => r.contestant,
+          (r) => [r.n, r.msPerFrame],
+        ),
         {
           title: TITLES[name],
           xLabel: 'boxes (N)',
@@ -503,18 +498,18 @@ export function scenarioChartsSvg(results: ScenarioResult[]): string {
   return svgPage(charts, 2, 'Broadphase scenarios: ms per frame against N (log-log)');
 }
 
+interface Winner {
+  scenario: string;
+  n: number;
+  winner: string;
+  runnerUp: string;
+  ratio: string;
+  ms: number;
+}
+
 /** Per scenario and N: the fastest contestant and how much faster it is than the runner-up. */
-export function scenarioWinners(
-  results: ScenarioResult[],
-): Array<{ scenario: string; n: number; winner: string; runnerUp: string; ratio: string; ms: number }> {
-  const out: Array<{
-    scenario: string;
-    n: number;
-    winner: string;
-    runnerUp: string;
-    ratio: string;
-    ms: number;
-  }> = [];
+function scenarioWinners(results: ScenarioResult[]): Winner[] {
+  const out: Winner[] = [];
   for (const name of SCENARIOS) {
     for (const n of [...new Set(results.filter((r) => r.scenario === name).map((r) => r.n))]) {
       const rows = results
@@ -536,7 +531,7 @@ export function scenarioWinners(
 }
 
 /** A markdown table of every result: one row per scenario and N, one column per contestant. */
-export function scenarioTable(results: ScenarioResult[]): string {
+function scenarioTable(results: ScenarioResult[]): string {
   const names = [...new Set(results.map((r) => r.contestant))];
   const lines = [
     `| scenario | N | ${names.join(' | ')} |`,
@@ -556,14 +551,12 @@ export function scenarioTable(results: ScenarioResult[]): string {
   return lines.join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  const only = args.filter((a) => !a.startsWith('--'));
-  const results = await runScenarios({
-    quick: args.includes('--quick'),
-    only: only.length > 0 ? only : undefined,
-  });
-  const json = writeJson('broadphase-scenarios', { quick: args.includes('--quick'), results });
+/**
+ * Writes bench/results/broadphase-scenarios.json and .svg, and prints the table and each scenario's
+ * winners.
+ */
+export function writeScenarioResults(results: ScenarioResult[], quick: boolean): void {
+  const json = writeJson('broadphase-scenarios', { quick, results });
   writeText('broadphase-scenarios.svg', scenarioChartsSvg(results));
   console.log(`\n${scenarioTable(results)}\n\nwrote ${json} and broadphase-scenarios.svg\n`);
   for (const w of scenarioWinners(results)) {
@@ -571,4 +564,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `${w.scenario.padEnd(9)} N=${String(w.n).padStart(6)}  ${w.winner} (${w.ratio} ahead of ${w.runnerUp})`,
     );
   }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const only = args.filter((a) => !a.startsWith('--'));
+  const quick = args.includes('--quick');
+  writeScenarioResults(await runScenarios({ quick, only: only.length > 0 ? only : undefined }), quick);
 }

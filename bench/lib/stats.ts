@@ -28,17 +28,8 @@ export function medianTime(fn: () => void, reps: number, warmup = 3): number {
   return median(times);
 }
 
-/** A small seeded PRNG (mulberry32) so every benchmark scene is reproducible. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The test suites' seeded PRNG (mulberry32), so every benchmark scene is reproducible. */
+export { rng } from '../../packages/core/test/support/rng.js';
 
 /** Formats a ratio like `12.3×`. */
 export function ratio(slow: number, fast: number): string {

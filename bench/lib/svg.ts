@@ -40,9 +40,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 function fmt(v: number): string {
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1e6 && a < 1e9) return `${+(v / 1e6).toFixed(1)}M`;
-  if (a >= 1000 && a < 1e6) return `${+(v / 1000).toFixed(1)}k`;
   if (a >= 1e9 || a < 0.01) return v.toExponential(0).replace('e+', 'e');
+  if (a >= 1e6) return `${+(v / 1e6).toFixed(1)}M`;
+  if (a >= 1000) return `${+(v / 1000).toFixed(1)}k`;
   return a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2);
 }
 
@@ -63,6 +63,22 @@ function ticks(lo: number, hi: number, log: boolean): number[] {
   const out: number[] = [];
   for (let v = Math.ceil(lo / s) * s; v <= hi + 1e-9; v += s) out.push(v);
   return out;
+}
+
+/** One series per distinct `name(row)`, in order of first appearance, of the points `point(row)`. */
+export function seriesBy<R>(
+  rows: R[],
+  name: (row: R) => string,
+  point: (row: R) => [number, number],
+): Series[] {
+  const byName = new Map<string, Series>();
+  for (const row of rows) {
+    const key = name(row);
+    const series = byName.get(key) ?? { name: key, points: [] };
+    series.points.push(point(row));
+    byName.set(key, series);
+  }
+  return [...byName.values()];
 }
 
 /** A line chart as a standalone SVG string. Non-finite or non-positive (on log axes) points are skipped. */

@@ -145,15 +145,11 @@ export class Game {
     });
     this.ship = this.makeShip();
     this.shipOutline = outlineOf(this.ship);
-    this.reset();
+    this.restart();
   }
 
   /** Starts a new game (same seed sequence continues; debris is kept). */
   restart(): void {
-    this.reset();
-  }
-
-  private reset(): void {
     for (const a of this.asteroids.values()) Composite.remove(this.engine.world, a.body);
     for (const b of this.bullets.values()) this.removeBullet(b.body);
     this.asteroids.clear();
@@ -245,17 +241,22 @@ export class Game {
       return;
     }
     for (let i = 0; i < count; i++) {
-      // Anywhere at least 260 px from the ship.
-      let x = 0;
-      let y = 0;
-      do {
-        x = this.rng() * WORLD_W;
-        y = this.rng() * WORLD_H;
-      } while (Math.hypot(x - this.ship.position.x, y - this.ship.position.y) < 260);
+      const { x, y } = this.spotAwayFromShip(260);
       const a = this.rng() * Math.PI * 2;
       const v = range(this.rng, 0.5, 1.3 + 0.1 * this.wave);
       this.addAsteroid(3, x, y, Math.cos(a) * v, Math.sin(a) * v);
     }
+  }
+
+  /** A random point of the field at least `distance` px from the ship. */
+  private spotAwayFromShip(distance: number): Matter.Vector {
+    let x = 0;
+    let y = 0;
+    do {
+      x = this.rng() * WORLD_W;
+      y = this.rng() * WORLD_H;
+    } while (Math.hypot(x - this.ship.position.x, y - this.ship.position.y) < distance);
+    return { x, y };
   }
 
   /** Pours `n` small debris bodies into the field (away from the ship), up to {@link MAX_DEBRIS}. */
@@ -263,12 +264,7 @@ export class Game {
     const add = Math.max(0, Math.min(n, MAX_DEBRIS - this.debris.length));
     const bodies: Matter.Body[] = [];
     for (let i = 0; i < add; i++) {
-      let x = 0;
-      let y = 0;
-      do {
-        x = this.rng() * WORLD_W;
-        y = this.rng() * WORLD_H;
-      } while (Math.hypot(x - this.ship.position.x, y - this.ship.position.y) < 90);
+      const { x, y } = this.spotAwayFromShip(90);
       // Pentagons: the cheapest shape for matter's SAT that still rolls like a pebble.
       const body = Bodies.polygon(x, y, 5, range(this.rng, 2.2, 3.6), {
         label: 'debris',

@@ -3,7 +3,7 @@
  * cannon-es and cannon-es with Sieve installed, R resets.
  */
 import * as THREE from 'three';
-import { buildScene, restingStats, type Scene } from './scene.js';
+import { buildScene, type Kind, restingStats, type Scene, type SceneBody } from './scene.js';
 
 const renderer = new THREE.WebGLRenderer({ antialias: true });
 renderer.setPixelRatio(window.devicePixelRatio);
@@ -19,14 +19,31 @@ const sun = new THREE.DirectionalLight(0xffffff, 1.5);
 sun.position.set(5, 10, 4);
 view.add(sun);
 
-const colors = { floor: 0x445566, ramp: 0x667788, ball: 0xe8a33d, meshBox: 0x4fb3a9, box: 0xc0546b };
+const material = (color: number) => new THREE.MeshStandardMaterial({ color, flatShading: true });
+const materials: Record<Kind, THREE.Material> = {
+  floor: material(0x445566),
+  ramp: material(0x667788),
+  ball: material(0xe8a33d),
+  meshBox: material(0x4fb3a9),
+  box: material(0xc0546b),
+};
 
-function geometryOf(b: Scene['bodies'][number]): THREE.BufferGeometry {
-  if (!b.mesh) return new THREE.BoxGeometry(2 * b.size, 2 * b.size, 2 * b.size);
-  const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(b.mesh.vertices), 3));
-  g.setIndex(Array.from(b.mesh.indices));
-  g.computeVertexNormals();
+/** One geometry per shape (the scene's balls share one trimesh, its plain boxes one size). */
+const geometries = new Map<SceneBody['mesh'] | number, THREE.BufferGeometry>();
+
+function geometryOf(b: SceneBody): THREE.BufferGeometry {
+  const key = b.mesh ?? b.size;
+  let g = geometries.get(key);
+  if (g) return g;
+  if (b.mesh) {
+    g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(b.mesh.vertices), 3));
+    g.setIndex(Array.from(b.mesh.indices));
+    g.computeVertexNormals();
+  } else {
+    g = new THREE.BoxGeometry(2 * b.size, 2 * b.size, 2 * b.size);
+  }
+  geometries.set(key, g);
   return g;
 }
 
@@ -35,16 +52,12 @@ let meshes: THREE.Mesh[] = [];
 let sieve = true;
 
 function reset(): void {
-  for (const m of meshes) {
-    view.remove(m);
-    m.geometry.dispose();
-  }
+  for (const m of meshes) view.remove(m);
+  for (const g of geometries.values()) g.dispose();
+  geometries.clear(); // the new scene has new shapes
   scene = buildScene(sieve);
   meshes = scene.bodies.map((b) => {
-    const m = new THREE.Mesh(
-      geometryOf(b),
-      new THREE.MeshStandardMaterial({ color: colors[b.kind], flatShading: true }),
-    );
+    const m = new THREE.Mesh(geometryOf(b), materials[b.kind]);
     view.add(m);
     return m;
   });
@@ -77,15 +90,11 @@ function frame(): void {
   const t = performance.now();
   scene.world.step(1 / 60);
   avg = 0.95 * avg + 0.05 * (performance.now() - t);
-  scene.bodies.forEach((b, i) => {
-    meshes[i].position.set(b.body.position.x, b.body.position.y, b.body.position.z);
-    meshes[i].quaternion.set(
-      b.body.quaternion.x,
-      b.body.quaternion.y,
-      b.body.quaternion.z,
-      b.body.quaternion.w,
-    );
-  });
+  for (let i = 0; i < meshes.length; i++) {
+    const { position: p, quaternion: q } = scene.bodies[i].body;
+    meshes[i].position.set(p.x, p.y, p.z);
+    meshes[i].quaternion.set(q.x, q.y, q.z, q.w);
+  }
   const rest = restingStats(scene);
   stats.textContent = `${scene.sieve ? 'Sieve installed' : 'stock cannon-es'} · ${avg.toFixed(2)} ms/step · ${scene.world.contacts.length} contacts · ${rest.above}/${rest.total} above the floor`;
   renderer.render(view, camera);

@@ -27,7 +27,14 @@
  * them ±`Number.MAX_VALUE` bounds; bodies with NaN poses) are kept out of the tree and tested against every
  * body with cannon's own `AABB.overlaps` formula, O(N) each per step — exactly what Naive would do for them.
  */
-import { Octree, type OctreeOptions, SweepAndPrune, type SweepAndPruneOptions } from '@sieve/core';
+import {
+  growArray,
+  Octree,
+  type OctreeOptions,
+  SLOT_MASK,
+  SweepAndPrune,
+  type SweepAndPruneOptions,
+} from '@sieve/core';
 import { type AABB, type Body, Broadphase, type World } from 'cannon-es';
 
 /** Options of {@link SieveBroadphase}. */
@@ -45,7 +52,6 @@ export interface SieveBroadphaseOptions {
   hugeExtent?: number;
 }
 
-const SLOT_MASK = 0xfffff;
 const NO_HANDLE = -1;
 
 /** The Sieve broadphase interface plus the batched calls both SweepAndPrune and Octree have. */
@@ -131,11 +137,7 @@ export class SieveBroadphase extends Broadphase {
 
   override setWorld(world: World): void {
     if (this.world === world) return;
-    if (this.world) {
-      this.world.removeEventListener('addBody', this.onMembership);
-      this.world.removeEventListener('removeBody', this.onMembership);
-    }
-    this.clear();
+    this.detach();
     this.world = world;
     world.addEventListener('addBody', this.onMembership);
     world.addEventListener('removeBody', this.onMembership);
@@ -168,17 +170,16 @@ export class SieveBroadphase extends Broadphase {
     const recBody = this.recBody;
     const recIndex = this.recIndex;
     for (let k = 0; k < n; k++) {
-      const ra = recOfSlot[pairs[2 * k] & SLOT_MASK];
-      const rb = recOfSlot[pairs[2 * k + 1] & SLOT_MASK];
-      const ia = recIndex[ra];
-      const ib = recIndex[rb];
-      const hi = Math.max(ia, ib);
-      const lo = Math.min(ia, ib);
-      const bHi = ia > ib ? recBody[ra] : recBody[rb];
-      const bLo = ia > ib ? recBody[rb] : recBody[ra];
-      if (!this.needBroadphaseCollision(bHi as Body, bLo as Body)) continue;
-      this.pairHi[count] = hi;
-      this.pairLo[count] = lo;
+      let rHi = recOfSlot[pairs[2 * k] & SLOT_MASK];
+      let rLo = recOfSlot[pairs[2 * k + 1] & SLOT_MASK];
+      if (recIndex[rHi] < recIndex[rLo]) {
+        const t = rHi;
+        rHi = rLo;
+        rLo = t;
+      }
+      if (!this.needBroadphaseCollision(recBody[rHi] as Body, recBody[rLo] as Body)) continue;
+      this.pairHi[count] = recIndex[rHi];
+      this.pairLo[count] = recIndex[rLo];
       count++;
     }
     // Special bodies against every body (and each other once).
@@ -200,7 +201,7 @@ export class SieveBroadphase extends Broadphase {
         const hi = Math.max(is, i);
         const lo = Math.min(is, i);
         if (!this.needBroadphaseCollision(bodies[hi], bodies[lo])) continue;
-        if (count === this.pairHi.length) this.growPairs(2 * count);
+        if (count === this.pairHi.length) this.growPairs(count + 1);
         this.pairHi[count] = hi;
         this.pairLo[count] = lo;
         count++;
@@ -225,14 +226,7 @@ export class SieveBroadphase extends Broadphase {
     if (this.world !== world) this.setWorld(world);
     if (this.dirty || this.membershipChanged) this.sync(world);
     const q = this.queryBox;
-    const l = aabb.lowerBound;
-    const u = aabb.upperBound;
-    q[0] = l.x;
-    q[1] = l.y;
-    q[2] = l.z;
-    q[3] = u.x;
-    q[4] = u.y;
-    q[5] = u.z;
+    writeBox(q, 0, aabb);
     const bodies = world.bodies;
     if (!isTreeBox(q, 0, Number.POSITIVE_INFINITY)) {
       // A query the tree cannot take (infinite or inverted): Naive's scan.
@@ -266,57 +260,34 @@ export class SieveBroadphase extends Broadphase {
       const body = bodies[i];
       if (body.aabbNeedsUpdate) body.updateAABB();
       const id = body.id;
-      if (id >= this.recOfId.length) this.growIds(id + 1);
+      if (id >= this.recOfId.length) {
+        const old = this.recOfId.length;
+        this.recOfId = growArray(this.recOfId, id + 1);
+        this.recOfId.fill(-1, old);
+      }
       let r = this.recOfId[id];
       if (r >= 0 && this.recBody[r] !== body) r = -1; // a foreign body with a reused id
-      const l = body.aabb.lowerBound;
-      const u = body.aabb.upperBound;
-      if (r < 0) {
-        r = this.addRecord(body);
-        const o = 6 * r;
-        const b = this.recBounds;
-        b[o] = l.x;
-        b[o + 1] = l.y;
-        b[o + 2] = l.z;
-        b[o + 3] = u.x;
-        b[o + 4] = u.y;
-        b[o + 5] = u.z;
-        this.recIndex[r] = i;
-        this.recStamp[r] = stamp;
-        if (isTreeBox(b, o, huge)) {
-          const h = this.tree.insert(b.subarray(o, o + 6));
-          this.recHandle[r] = h;
-          this.setSlot(h & SLOT_MASK, r);
-        } else {
-          this.addSpecial(r);
-        }
-        continue;
-      }
+      const added = r < 0;
+      if (added) r = this.addRecord(body);
       this.recIndex[r] = i;
       this.recStamp[r] = stamp;
       const o = 6 * r;
       const b = this.recBounds;
-      // Not `!==`: NaN must compare equal to NaN here or a NaN body would move every step.
-      if (
-        same(b[o], l.x) &&
-        same(b[o + 1], l.y) &&
-        same(b[o + 2], l.z) &&
-        same(b[o + 3], u.x) &&
-        same(b[o + 4], u.y) &&
-        same(b[o + 5], u.z)
-      ) {
+      if (added) {
+        writeBox(b, o, body.aabb);
+        if (isTreeBox(b, o, huge)) this.insertProxy(r);
+        else this.addSpecial(r);
         continue;
       }
-      b[o] = l.x;
-      b[o + 1] = l.y;
-      b[o + 2] = l.z;
-      b[o + 3] = u.x;
-      b[o + 4] = u.y;
-      b[o + 5] = u.z;
+      if (sameBox(b, o, body.aabb)) continue;
+      writeBox(b, o, body.aabb);
       const inTree = this.recHandle[r] !== NO_HANDLE;
       const fits = isTreeBox(b, o, huge);
       if (inTree && fits) {
-        if (moves === this.moveHandles.length) this.growMoves(2 * moves);
+        if (moves === this.moveHandles.length) {
+          this.moveHandles = growArray(this.moveHandles, moves + 1);
+          this.moveBounds = growArray(this.moveBounds, 6 * (moves + 1));
+        }
         this.moveHandles[moves] = this.recHandle[r];
         const mo = 6 * moves;
         for (let k = 0; k < 6; k++) this.moveBounds[mo + k] = b[o + k];
@@ -327,9 +298,7 @@ export class SieveBroadphase extends Broadphase {
         this.addSpecial(r);
       } else if (fits) {
         this.removeSpecial(r);
-        const h = this.tree.insert(b.subarray(o, o + 6));
-        this.recHandle[r] = h;
-        this.setSlot(h & SLOT_MASK, r);
+        this.insertProxy(r);
       }
     }
     // Bodies gone from the world: every live record not stamped by this pass.
@@ -367,7 +336,13 @@ export class SieveBroadphase extends Broadphase {
     if (this.recFree.length > 0) r = this.recFree.pop() as number;
     else {
       r = this.recUsed++;
-      if (r === this.recHandle.length) this.growRecords(2 * r);
+      if (r === this.recHandle.length) {
+        this.recHandle = growArray(this.recHandle, r + 1);
+        this.recBounds = growArray(this.recBounds, 6 * (r + 1));
+        this.recStamp = growArray(this.recStamp, r + 1);
+        this.recIndex = growArray(this.recIndex, r + 1);
+        this.recSpecial = growArray(this.recSpecial, r + 1);
+      }
     }
     this.recBody[r] = body;
     this.recHandle[r] = NO_HANDLE;
@@ -404,14 +379,13 @@ export class SieveBroadphase extends Broadphase {
     this.recSpecial[r] = -1;
   }
 
-  private setSlot(slot: number, r: number): void {
-    if (slot >= this.recOfSlot.length) {
-      let n = this.recOfSlot.length;
-      while (n <= slot) n *= 2;
-      const next = new Int32Array(n);
-      next.set(this.recOfSlot);
-      this.recOfSlot = next;
-    }
+  /** Puts record `r`'s stored box in the tree. */
+  private insertProxy(r: number): void {
+    const o = 6 * r;
+    const h = this.tree.insert(this.recBounds.subarray(o, o + 6));
+    this.recHandle[r] = h;
+    const slot = h & SLOT_MASK;
+    this.recOfSlot = growArray(this.recOfSlot, slot + 1);
     this.recOfSlot[slot] = r;
   }
 
@@ -431,44 +405,8 @@ export class SieveBroadphase extends Broadphase {
   }
 
   private growPairs(size: number): void {
-    let n = this.pairHi.length;
-    while (n < size) n *= 2;
-    const hi = new Int32Array(n);
-    hi.set(this.pairHi);
-    this.pairHi = hi;
-    const lo = new Int32Array(n);
-    lo.set(this.pairLo);
-    this.pairLo = lo;
-  }
-
-  private growMoves(size: number): void {
-    const h = new Int32Array(size);
-    h.set(this.moveHandles);
-    this.moveHandles = h;
-    const b = new Float64Array(6 * size);
-    b.set(this.moveBounds);
-    this.moveBounds = b;
-  }
-
-  private growIds(size: number): void {
-    let n = this.recOfId.length;
-    while (n < size) n *= 2;
-    const next = new Int32Array(n).fill(-1);
-    next.set(this.recOfId);
-    this.recOfId = next;
-  }
-
-  private growRecords(size: number): void {
-    const grow = <T extends Int32Array | Float64Array>(a: T, per = 1): T => {
-      const next = new (a.constructor as new (n: number) => T)(size * per);
-      next.set(a);
-      return next;
-    };
-    this.recHandle = grow(this.recHandle);
-    this.recBounds = grow(this.recBounds, 6);
-    this.recStamp = grow(this.recStamp);
-    this.recIndex = grow(this.recIndex);
-    this.recSpecial = grow(this.recSpecial);
+    this.pairHi = growArray(this.pairHi, size);
+    this.pairLo = growArray(this.pairLo, size);
   }
 }
 
@@ -502,6 +440,35 @@ function ascending(a: number, b: number): number {
 /** Equal, with NaN equal to NaN. */
 function same(a: number, b: number): boolean {
   return a === b || (Number.isNaN(a) && Number.isNaN(b));
+}
+
+/**
+ * Whether the box at `b[o..o+6)` equals `aabb`. Not `!==`: NaN must compare equal to NaN here or a NaN
+ * body would move every step.
+ */
+function sameBox(b: Float64Array, o: number, aabb: AABB): boolean {
+  const l = aabb.lowerBound;
+  const u = aabb.upperBound;
+  return (
+    same(b[o], l.x) &&
+    same(b[o + 1], l.y) &&
+    same(b[o + 2], l.z) &&
+    same(b[o + 3], u.x) &&
+    same(b[o + 4], u.y) &&
+    same(b[o + 5], u.z)
+  );
+}
+
+/** Copies `aabb` into `b[o..o+6)` as min x, y, z, max x, y, z. */
+function writeBox(b: Float64Array, o: number, aabb: AABB): void {
+  const l = aabb.lowerBound;
+  const u = aabb.upperBound;
+  b[o] = l.x;
+  b[o + 1] = l.y;
+  b[o + 2] = l.z;
+  b[o + 3] = u.x;
+  b[o + 4] = u.y;
+  b[o + 5] = u.z;
 }
 
 /** Whether the box at `b[o..o+6)` can go in the tree: finite, not inverted, no wider than `huge`. */

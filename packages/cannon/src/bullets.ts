@@ -59,8 +59,11 @@ import {
   type CcdSphere,
   createMotion,
   createTimeOfImpactResult,
+  growArray,
   motionFromPoses,
   poseAtTime,
+  quatToAxes,
+  SLOT_MASK,
   sweptBounds,
   type TimeOfImpactOptions,
   TOI_HIT,
@@ -81,6 +84,7 @@ import {
   PART_SPHERE,
 } from './ccdShapes.js';
 import { PLANE_WORDS, planeOfPart, planeTimeOfImpact } from './planeToi.js';
+import { quatMul, rotateVec } from './quat.js';
 
 /** How a bullet answers its first contact. */
 export interface BulletSettings {
@@ -270,8 +274,6 @@ export function getBulletSystem(world: World): BulletSystem | null {
 
 // --- the per-world system -----------------------------------------------------------------------------
 
-const SLOT_MASK = 0xfffff; // SieveBroadphase's tree handle → slot (broadphase.ts)
-
 /** What this module reads from a SieveBroadphase (its private record tables; same package). */
 interface TreeAccess {
   readonly sieve: { queryBounds(bounds: ArrayLike<number>, out: number[]): number };
@@ -326,6 +328,7 @@ const POS = new Float64Array(3);
 const PATCH = new Float64Array(3);
 const AX = new Float64Array(9);
 const QUAT = new Float64Array(4);
+const SQ = new Float64Array(4);
 // best hit: 0 t, 1–3 normal, 4–6 point, 7 distance, 8 push (1/0), 9 core (1/0)
 const BEST = new Float64Array(10);
 /** The motion of the best hit's other body. */
@@ -427,25 +430,15 @@ export class BulletSystem {
     const s = settingsOf.get(body);
     if (!s) return;
     const id = body.id;
-    if (id >= this.slotOfId.length) {
-      let n = this.slotOfId.length;
-      while (n <= id) n *= 2;
-      const next = new Int32Array(n).fill(-1);
-      next.set(this.slotOfId);
-      this.slotOfId = next;
-    }
+    const known = this.slotOfId.length;
+    this.slotOfId = growArray(this.slotOfId, id + 1);
+    this.slotOfId.fill(-1, known); // -1: no slot (nothing is filled when it did not grow)
     let k = this.slotOfId[id];
     if (k < 0 || this.list[k] !== body) {
       k = this.list.length;
       this.list.push(body);
-      if (k >= this.stopOf.length) {
-        const stop = new Uint8Array(2 * k);
-        stop.set(this.stopOf);
-        this.stopOf = stop;
-        const e = new Float64Array(2 * k);
-        e.set(this.restitutionOf);
-        this.restitutionOf = e;
-      }
+      this.stopOf = growArray(this.stopOf, k + 1);
+      this.restitutionOf = growArray(this.restitutionOf, k + 1);
       this.slotOfId[id] = k;
     }
     this.stopOf[k] = s.stop ? 1 : 0;
@@ -501,7 +494,7 @@ export class BulletSystem {
       ) {
         continue;
       }
-      if (!readPoses(body)) continue;
+      if (!readPoses(body, P0, Q0, P1, Q1)) continue;
       const parts = bodyParts(body, stamp, this.coreFraction);
       if (!(parts.minExtent < Number.POSITIVE_INFINITY)) continue;
       motionFromPoses(MA, P0, Q0, P1, Q1, dt);
@@ -558,12 +551,8 @@ export class BulletSystem {
     const heapB = this.heapBody;
     const recOfId = access.recOfId;
     const recBody = access.recBody;
-    if (this.moveStamp.length < recBody.length) {
-      this.moveStamp = growInt32(this.moveStamp, recBody.length, 0);
-      const next = new Float64Array(this.moveStamp.length);
-      next.set(this.moveOfRec);
-      this.moveOfRec = next;
-    }
+    this.moveStamp = growArray(this.moveStamp, recBody.length);
+    this.moveOfRec = growArray(this.moveOfRec, recBody.length);
     let count = 0;
     let slow = 0;
     for (let i = 0; i < bodies.length; i++) {
@@ -615,7 +604,7 @@ export class BulletSystem {
     for (let k = 0; k < count; k++) {
       const b = heapB[k] as Body;
       const id = b.id;
-      if (id >= this.fastStamp.length) this.fastStamp = growInt32(this.fastStamp, id + 1, 0);
+      this.fastStamp = growArray(this.fastStamp, id + 1);
       this.fastStamp[id] = stamp;
       const l = b.aabb.lowerBound;
       const u = b.aabb.upperBound;
@@ -749,24 +738,7 @@ export class BulletSystem {
       MB.linearVelocity.fill(0);
       MB.angularVelocity.fill(0);
     } else {
-      const pp = other.previousPosition;
-      const qp = other.previousQuaternion;
-      if (!(pp.x - pp.x === 0 && pp.y - pp.y === 0 && pp.z - pp.z === 0)) return;
-      OP0[0] = pp.x;
-      OP0[1] = pp.y;
-      OP0[2] = pp.z;
-      OQ0[0] = qp.x;
-      OQ0[1] = qp.y;
-      OQ0[2] = qp.z;
-      OQ0[3] = qp.w;
-      OP1[0] = p.x;
-      OP1[1] = p.y;
-      OP1[2] = p.z;
-      OQ1[0] = q.x;
-      OQ1[1] = q.y;
-      OQ1[2] = q.z;
-      OQ1[3] = q.w;
-      if (!finiteQuat(OQ0) || !finiteQuat(OQ1)) return;
+      if (!readPoses(other, OP0, OQ0, OP1, OQ1)) return;
       motionFromPoses(MB, OP0, OQ0, OP1, OQ1, dt);
     }
     const compound = op.parts.length > 1;
@@ -908,10 +880,7 @@ export class BulletSystem {
       const op = other.position;
       carry(POS, 0, op.x, op.y, op.z);
       carry(BEST, 4, op.x, op.y, op.z);
-      rotate(DQ, BEST[1], BEST[2], BEST[3], VEC);
-      BEST[1] = VEC[0];
-      BEST[2] = VEC[1];
-      BEST[3] = VEC[2];
+      rotateVec(DQ, BEST[1], BEST[2], BEST[3], BEST, 1);
       quatMul(DQ[0], DQ[1], DQ[2], DQ[3], QUAT[0], QUAT[1], QUAT[2], QUAT[3], QUAT);
     }
     const nx = BEST[1];
@@ -1019,49 +988,21 @@ export class BulletSystem {
   private patchPoint(body: Body, pa: CcdPart, other: Body, nx: number, ny: number, nz: number): boolean {
     const o = pa.offset;
     const h = pa.halfExtents;
-    const ax = QUAT[0];
-    const ay = QUAT[1];
-    const az = QUAT[2];
-    const aw = QUAT[3];
     // centre = POS + R(QUAT)·offset
-    const tx = 2 * (ay * o[2] - az * o[1]);
-    const ty = 2 * (az * o[0] - ax * o[2]);
-    const tz = 2 * (ax * o[1] - ay * o[0]);
-    const cx = POS[0] + o[0] + aw * tx + (ay * tz - az * ty);
-    const cy = POS[1] + o[1] + aw * ty + (az * tx - ax * tz);
-    const cz = POS[2] + o[2] + aw * tz + (ax * ty - ay * tx);
+    rotateVec(QUAT, o[0], o[1], o[2], VEC);
+    const cx = POS[0] + VEC[0];
+    const cy = POS[1] + VEC[1];
+    const cz = POS[2] + VEC[2];
     // axes of S = QUAT ⊗ orientation
     const b = pa.orientation;
-    let sx = aw * b[0] + ax * b[3] + ay * b[2] - az * b[1];
-    let sy = aw * b[1] - ax * b[2] + ay * b[3] + az * b[0];
-    let sz = aw * b[2] + ax * b[1] - ay * b[0] + az * b[3];
-    let sw = aw * b[3] - ax * b[0] - ay * b[1] - az * b[2];
-    const len = Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
-    sx /= len;
-    sy /= len;
-    sz /= len;
-    sw /= len;
-    AX[0] = 1 - 2 * (sy * sy + sz * sz);
-    AX[1] = 2 * (sx * sy + sz * sw);
-    AX[2] = 2 * (sx * sz - sy * sw);
-    AX[3] = 2 * (sx * sy - sz * sw);
-    AX[4] = 1 - 2 * (sx * sx + sz * sz);
-    AX[5] = 2 * (sy * sz + sx * sw);
-    AX[6] = 2 * (sx * sz + sy * sw);
-    AX[7] = 2 * (sy * sz - sx * sw);
-    AX[8] = 1 - 2 * (sx * sx + sy * sy);
+    quatMul(QUAT[0], QUAT[1], QUAT[2], QUAT[3], b[0], b[1], b[2], b[3], SQ);
+    quatToAxes(SQ, 0, AX);
     let deepest = 0;
     for (let k = 0; k < 3; k++) {
       const dn = AX[3 * k] * nx + AX[3 * k + 1] * ny + AX[3 * k + 2] * nz;
       deepest += h[k] * Math.abs(dn);
     }
     const eps = 0.02 * pa.minExtent;
-    const v = body.velocity;
-    const w = body.angularVelocity;
-    const moving = other.type !== Body.STATIC;
-    const vo = other.velocity;
-    const wo = other.angularVelocity;
-    const op = other.position;
     let nearCount = 0;
     let fastCount = 0;
     let nX = 0;
@@ -1085,23 +1026,9 @@ export class BulletSystem {
       nX += px;
       nY += py;
       nZ += pz;
-      // approach speed of this vertex along n, relative to the other body's point there
-      const rx = px - POS[0];
-      const ry = py - POS[1];
-      const rz = pz - POS[2];
-      let u =
-        (v.x + w.y * rz - w.z * ry) * nx +
-        (v.y + w.z * rx - w.x * rz) * ny +
-        (v.z + w.x * ry - w.y * rx) * nz;
-      if (moving) {
-        const qx = px - op.x;
-        const qy = py - op.y;
-        const qz = pz - op.z;
-        u -=
-          (vo.x + wo.y * qz - wo.z * qy) * nx +
-          (vo.y + wo.z * qx - wo.x * qz) * ny +
-          (vo.z + wo.x * qy - wo.y * qx) * nz;
-      }
+      // approach speed of this vertex along n, relative to the other body's point there (the body is
+      // at POS now)
+      const u = this.approach(body, other, px, py, pz, nx, ny, nz);
       if (u > 0) {
         fastCount++;
         fX += px;
@@ -1135,27 +1062,8 @@ export class BulletSystem {
     ny: number,
     nz: number,
   ): number {
-    const v = body.velocity;
-    const w = body.angularVelocity;
-    const p = body.position;
-    const rx = px - p.x;
-    const ry = py - p.y;
-    const rz = pz - p.z;
-    let u =
-      (v.x + w.y * rz - w.z * ry) * nx + (v.y + w.z * rx - w.x * rz) * ny + (v.z + w.x * ry - w.y * rx) * nz;
-    if (other.type !== Body.STATIC) {
-      const vo = other.velocity;
-      const wo = other.angularVelocity;
-      const o = other.position;
-      const qx = px - o.x;
-      const qy = py - o.y;
-      const qz = pz - o.z;
-      u -=
-        (vo.x + wo.y * qz - wo.z * qy) * nx +
-        (vo.y + wo.z * qx - wo.x * qz) * ny +
-        (vo.z + wo.x * qy - wo.y * qx) * nz;
-    }
-    return u;
+    const u = pointSpeed(body, px, py, pz, nx, ny, nz);
+    return other.type === Body.STATIC ? u : u - pointSpeed(other, px, py, pz, nx, ny, nz);
   }
 
   /** Restitution of a bounce: the bullet's own, or cannon's material rule for the pair. */
@@ -1176,28 +1084,47 @@ export class BulletSystem {
   }
 }
 
-/** P0/Q0/P1/Q1 = the body's poses before and after the step; false if not finite. */
-function readPoses(body: Body): boolean {
+/** Speed along n of the point (px, py, pz) moving with body b: (v + ω × (p − x))·n. */
+function pointSpeed(b: Body, px: number, py: number, pz: number, nx: number, ny: number, nz: number): number {
+  const v = b.velocity;
+  const w = b.angularVelocity;
+  const x = b.position;
+  const rx = px - x.x;
+  const ry = py - x.y;
+  const rz = pz - x.z;
+  return (
+    (v.x + w.y * rz - w.z * ry) * nx + (v.y + w.z * rx - w.x * rz) * ny + (v.z + w.x * ry - w.y * rx) * nz
+  );
+}
+
+/** p0/q0/p1/q1 = the body's poses before and after the step; false if not finite. */
+function readPoses(
+  body: Body,
+  p0: Float64Array,
+  q0: Float64Array,
+  p1: Float64Array,
+  q1: Float64Array,
+): boolean {
   const a = body.previousPosition;
   const b = body.position;
   const qa = body.previousQuaternion;
   const qb = body.quaternion;
-  P0[0] = a.x;
-  P0[1] = a.y;
-  P0[2] = a.z;
-  P1[0] = b.x;
-  P1[1] = b.y;
-  P1[2] = b.z;
-  Q0[0] = qa.x;
-  Q0[1] = qa.y;
-  Q0[2] = qa.z;
-  Q0[3] = qa.w;
-  Q1[0] = qb.x;
-  Q1[1] = qb.y;
-  Q1[2] = qb.z;
-  Q1[3] = qb.w;
-  for (let k = 0; k < 3; k++) if (!(P0[k] - P0[k] === 0 && P1[k] - P1[k] === 0)) return false;
-  return finiteQuat(Q0) && finiteQuat(Q1);
+  p0[0] = a.x;
+  p0[1] = a.y;
+  p0[2] = a.z;
+  p1[0] = b.x;
+  p1[1] = b.y;
+  p1[2] = b.z;
+  q0[0] = qa.x;
+  q0[1] = qa.y;
+  q0[2] = qa.z;
+  q0[3] = qa.w;
+  q1[0] = qb.x;
+  q1[1] = qb.y;
+  q1[2] = qb.z;
+  q1[3] = qb.w;
+  for (let k = 0; k < 3; k++) if (!(p0[k] - p0[k] === 0 && p1[k] - p1[k] === 0)) return false;
+  return finiteQuat(q0) && finiteQuat(q1);
 }
 
 function finiteQuat(q: Float64Array): boolean {
@@ -1236,47 +1163,15 @@ function pathMeetsBox(b: Float64Array, o: number, grow: number): boolean {
   return true;
 }
 
-/** out = a ⊗ b (quaternions [x, y, z, w]); `out` may be an input's array. */
-function quatMul(
-  ax: number,
-  ay: number,
-  az: number,
-  aw: number,
-  bx: number,
-  by: number,
-  bz: number,
-  bw: number,
-  out: Float64Array,
-): void {
-  out[0] = aw * bx + ax * bw + ay * bz - az * by;
-  out[1] = aw * by - ax * bz + ay * bw + az * bx;
-  out[2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[3] = aw * bw - ax * bx - ay * by - az * bz;
-}
-
-/** out = R(q)·(x, y, z) for a unit quaternion q. */
-function rotate(q: Float64Array, x: number, y: number, z: number, out: Float64Array): void {
-  const qx = q[0];
-  const qy = q[1];
-  const qz = q[2];
-  const qw = q[3];
-  const tx = 2 * (qy * z - qz * y);
-  const ty = 2 * (qz * x - qx * z);
-  const tz = 2 * (qx * y - qy * x);
-  out[0] = x + qw * tx + (qy * tz - qz * ty);
-  out[1] = y + qw * ty + (qz * tx - qx * tz);
-  out[2] = z + qw * tz + (qx * ty - qy * tx);
-}
-
 /**
  * p[o..o+2] = (ex, ey, ez) + R(DQ)·(p − OPOS): a point carried by the other body's motion from its
  * pose at t (OPOS) to its end pose.
  */
 function carry(p: Float64Array, o: number, ex: number, ey: number, ez: number): void {
-  rotate(DQ, p[o] - OPOS[0], p[o + 1] - OPOS[1], p[o + 2] - OPOS[2], VEC);
-  p[o] = ex + VEC[0];
-  p[o + 1] = ey + VEC[1];
-  p[o + 2] = ez + VEC[2];
+  rotateVec(DQ, p[o] - OPOS[0], p[o + 1] - OPOS[1], p[o + 2] - OPOS[2], p, o);
+  p[o] += ex;
+  p[o + 1] += ey;
+  p[o + 2] += ez;
 }
 
 /** Whether a cannon AABB grown by `m` overlaps SWEPT (inclusive; false for NaN boxes). */
@@ -1328,12 +1223,4 @@ function displacement(b: Body): number {
     (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w) * (qp.x * qp.x + qp.y * qp.y + qp.z * qp.z + qp.w * qp.w);
   const c2 = qq > 0 ? (dot * dot) / qq : 1; // cos²(θ/2)
   return lin + 2 * b.boundingRadius * Math.sqrt(Math.max(0, 1 - c2));
-}
-
-function growInt32(a: Int32Array, size: number, fill: number): Int32Array<ArrayBuffer> {
-  let n = a.length;
-  while (n < size) n *= 2;
-  const next = new Int32Array(n).fill(fill);
-  next.set(a);
-  return next;
 }

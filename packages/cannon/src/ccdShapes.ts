@@ -28,6 +28,7 @@
  */
 import { type CcdBox, type CcdMesh, type CcdSphere, MeshBVH } from '@sieve/core';
 import { type Body, type ConvexPolyhedron, type Heightfield, Shape, type Trimesh } from 'cannon-es';
+import { rotateVec } from './quat.js';
 import { trimeshBVH } from './trimeshCache.js';
 
 /** No continuous collision for this shape. */
@@ -242,13 +243,12 @@ function refreshParts(bp: BodyParts, coreFraction: number): void {
         const bo = b.offset as Float64Array;
         const f = mesh.bvh.nodeF32;
         const empty = mesh.bvh.triangleCount === 0;
-        let diag = 0;
         for (let k = 0; k < 3; k++) h[k] = empty ? 0 : 0.5 * (f[3 + k] - f[k]);
         bo[0] = o[0];
         bo[1] = o[1];
         bo[2] = o[2];
         if (!empty) addRotated(q, 0.5 * (f[0] + f[3]), 0.5 * (f[1] + f[4]), 0.5 * (f[2] + f[5]), bo);
-        diag = Math.sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+        const diag = Math.sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
         p.minExtent = Math.min(h[0], h[1], h[2]);
         p.size = diag;
         p.maxExtent = Math.sqrt(bo[0] * bo[0] + bo[1] * bo[1] + bo[2] * bo[2]) + diag;
@@ -269,19 +269,14 @@ function refreshParts(bp: BodyParts, coreFraction: number): void {
   bp.maxExtent = maxExtent;
 }
 
+const ROTATED = new Float64Array(3);
+
 /** out += R(q)·(x, y, z) for a unit quaternion q = [x, y, z, w]. */
 function addRotated(q: Float64Array, x: number, y: number, z: number, out: Float64Array): void {
-  const qx = q[0];
-  const qy = q[1];
-  const qz = q[2];
-  const qw = q[3];
-  // t = 2 q×v; v' = v + w t + q×t
-  const tx = 2 * (qy * z - qz * y);
-  const ty = 2 * (qz * x - qx * z);
-  const tz = 2 * (qx * y - qy * x);
-  out[0] += x + qw * tx + (qy * tz - qz * ty);
-  out[1] += y + qw * ty + (qz * tx - qx * tz);
-  out[2] += z + qw * tz + (qx * ty - qy * tx);
+  rotateVec(q, x, y, z, ROTATED);
+  out[0] += ROTATED[0];
+  out[1] += ROTATED[1];
+  out[2] += ROTATED[2];
 }
 
 // --- cached geometry per shape ------------------------------------------------------------------------

@@ -16,13 +16,15 @@
  * is cut to `n(n−1)/2` (its flat index `i(i+1)/2 + j − 1`, `i > j`, at or past that length). A world
  * using this matrix dispatches the same `collide` events as with the stock one.
  */
+import { growArray } from '@sieve/core';
 
 /** A body as the matrix sees it: cannon's `Body` has an integer `index`. */
 export interface IndexedBody {
   index: number;
 }
 
-function hash(i: number, j: number): number {
+/** Hash of an integer pair (the mix of `@sieve/core`'s `PairSet`); shared with `PairOverlapKeeper`. */
+export function pairHash(i: number, j: number): number {
   let h = (Math.imul(i, 0x9e3779b1) + Math.imul(j, 0x85ebca77)) | 0;
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);
@@ -53,26 +55,14 @@ export class PairCollisionMatrix {
 
   /** 1 if the pair was set to true since the last reset, else 0 (the array form gives 0/1/undefined). */
   get(bi: IndexedBody, bj: IndexedBody): number {
-    let i = bi.index;
-    let j = bj.index;
-    if (j > i) {
-      const t = j;
-      j = i;
-      i = t;
-    }
-    const e = this.find(i, j);
+    const e = this.find(Math.max(bi.index, bj.index), Math.min(bi.index, bj.index));
     return e < 0 ? 0 : this.value[e];
   }
 
   /** Records whether the pair collides. */
   set(bi: IndexedBody, bj: IndexedBody, value: boolean | number): void {
-    let i = bi.index;
-    let j = bj.index;
-    if (j > i) {
-      const t = j;
-      j = i;
-      i = t;
-    }
+    const i = Math.max(bi.index, bj.index);
+    const j = Math.min(bi.index, bj.index);
     let e = this.find(i, j);
     if (e < 0) {
       if (!value) return; // an absent entry already reads 0
@@ -122,7 +112,7 @@ export class PairCollisionMatrix {
   /** Entry index of the pair, or -1. */
   private find(i: number, j: number): number {
     const mask = this.mask;
-    let s = hash(i, j) & mask;
+    let s = pairHash(i, j) & mask;
     for (;;) {
       const t = this.table[s];
       if (t === 0) return -1;
@@ -145,7 +135,7 @@ export class PairCollisionMatrix {
 
   private insertSlot(i: number, j: number, e: number): void {
     const mask = this.mask;
-    let s = hash(i, j) & mask;
+    let s = pairHash(i, j) & mask;
     while (this.table[s] !== 0) s = (s + 1) & mask;
     this.table[s] = e + 1;
     this.slotOf[e] = s;
@@ -155,7 +145,7 @@ export class PairCollisionMatrix {
   private clearSlot(i: number, j: number): void {
     const mask = this.mask;
     const table = this.table;
-    let s = hash(i, j) & mask;
+    let s = pairHash(i, j) & mask;
     for (;;) {
       const t = table[s];
       if (t === 0) return;
@@ -170,7 +160,7 @@ export class PairCollisionMatrix {
       const t = table[k];
       if (t === 0) break;
       const e = t - 1;
-      const home = hash(this.hi[e], this.lo[e]) & mask;
+      const home = pairHash(this.hi[e], this.lo[e]) & mask;
       // Move the entry at k into the hole if its home is not cyclically within (hole, k].
       if (hole <= k ? home <= hole || home > k : home <= hole && home > k) {
         table[hole] = t;
@@ -201,18 +191,10 @@ export class PairCollisionMatrix {
 
   private growEntries(): void {
     const n = this.hi.length * 2;
-    const hi = new Int32Array(n);
-    hi.set(this.hi);
-    this.hi = hi;
-    const lo = new Int32Array(n);
-    lo.set(this.lo);
-    this.lo = lo;
-    const value = new Uint8Array(n);
-    value.set(this.value);
-    this.value = value;
-    const slotOf = new Int32Array(n);
-    slotOf.set(this.slotOf);
-    this.slotOf = slotOf;
+    this.hi = growArray(this.hi, n);
+    this.lo = growArray(this.lo, n);
+    this.value = growArray(this.value, n);
+    this.slotOf = growArray(this.slotOf, n);
   }
 
   private rehash(capacity: number): void {

@@ -83,11 +83,11 @@ interface WorldInternals {
 
 interface Saved {
   installation: SieveInstallation;
+  /** The world's own broadphase, replaced by `installation.broadphase` (null if it was kept). */
   broadphase: Broadphase | null;
   matrices: [MatrixLike, MatrixLike, KeeperLike, KeeperLike] | null;
   narrowphase: boolean;
   deferred: boolean;
-  bullets: boolean;
 }
 
 const installed = new WeakMap<World, Saved>();
@@ -137,7 +137,6 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
     matrices,
     narrowphase: np !== false,
     deferred,
-    bullets: bullets !== null,
   });
   return installation;
 }
@@ -148,7 +147,8 @@ export function uninstallSieve(world: World): boolean {
   if (!saved) return false;
   installed.delete(world);
   const w = world as unknown as WorldInternals;
-  if (saved.bullets) uninstallBullets(world);
+  const { installation } = saved;
+  if (installation.bullets) uninstallBullets(world);
   if (saved.deferred) uninstallDeferredRemovals(w);
   if (saved.narrowphase) uninstallNarrowphase(world.narrowphase);
   if (saved.matrices) {
@@ -159,8 +159,8 @@ export function uninstallSieve(world: World): boolean {
     w.shapeOverlapKeeper = copyKeeper(w.shapeOverlapKeeper, sk);
   }
   if (saved.broadphase) {
-    const current = w.broadphase;
-    if (current instanceof SieveBroadphase && current === saved.installation.broadphase) current.detach();
+    // Detach ours only while it is still the world's.
+    if (installation.broadphase && w.broadphase === installation.broadphase) installation.broadphase.detach();
     w.broadphase = saved.broadphase;
     saved.broadphase.dirty = true;
   }
@@ -224,16 +224,8 @@ function currentPairs(k: KeeperLike): number[] {
 
 // --- deferred removals -----------------------------------------------------------------------------
 
-interface DeferState {
-  depth: number;
-  queue: Body[];
-}
-
-const deferStates = new WeakMap<WorldInternals, DeferState>();
-
 function installDeferredRemovals(w: WorldInternals): void {
-  const state: DeferState = { depth: 0, queue: [] };
-  deferStates.set(w, state);
+  const state = { depth: 0, queue: [] as Body[] };
   const proto = Object.getPrototypeOf(w) as WorldInternals;
   w.internalStep = function internalStep(this: WorldInternals, dt: number): void {
     state.depth++;
@@ -260,5 +252,4 @@ function uninstallDeferredRemovals(w: WorldInternals): void {
   const target = w as unknown as Record<string, unknown>;
   delete target.internalStep;
   delete target.removeBody;
-  deferStates.delete(w);
 }

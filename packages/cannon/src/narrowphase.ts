@@ -15,27 +15,24 @@
  *
  * - Trimesh–trimesh: Sieve's BVH mesh–mesh query (`meshMeshPairs`: dual-tree descent with separating-axis
  *   node tests and Möller's triangle–triangle test, `shared/seeds/002_843453ac9dcf85c9.txt`, "BVH" and
- *   "triangle–triangle" sections) finds the intersecting triangle pairs. Each pair yields vertex–face
- *   contacts: a vertex of one triangle lying behind the other's plane (faces are outward by winding,
- *   `(b−a)×(c−a)` as cannon's `Trimesh.updateNormals`) whose projection falls inside that triangle, with
- *   the distance to the plane as depth. A vertex keeps its shallowest such contact over all pairs (the
- *   nearest face is the way out — this is what stops a corner near a mesh edge from being pushed sideways
- *   through the wall). Pairs crossing only edge to edge, when no vertex contact exists, give one contact
- *   along the triangle normal of least penetration. The manifold is then reduced to `maxContacts` points
- *   (deepest first, then farthest-point sampling), so resting meshes keep a stable spread of supports.
+ *   "triangle–triangle" sections) finds the intersecting triangle pairs. Each pair is clipped both ways
+ *   (GImpact's triangle clipping, Bullet's `btPrimitiveTriangle`): one triangle clipped by the prism of
+ *   the other's three edge planes, keeping the points behind the other's face (faces are outward by
+ *   winding, `(b−a)×(c−a)` as cannon's `Trimesh.updateNormals`) with their distance to its plane as depth.
+ *   The direction of the smaller greatest depth gives the pair's contacts, along that face's normal. The
+ *   manifold is then reduced to `maxContacts` points (deepest first, then farthest-point sampling), so
+ *   resting meshes keep a stable spread of supports.
  * - Box/convex/cylinder–trimesh: candidate triangles are the ones touching the hull's oriented box
  *   (`meshObbContacts` on the BVH: exact for a box, conservative for a convex hull, Project Oort's
- *   multi-pass culling); then hull vertices behind a triangle's plane inside its footprint (only when the
- *   hull straddles that plane, so a hull behind a one-sided floor is not pulled through it) and triangle
- *   vertices inside the hull (the nearest hull face gives normal and depth). For a box with none of these
- *   (edge–edge crossings), `meshObbContacts`' own separating-axis contacts are used. A convex hull's
- *   edge–edge-only crossings give no contact until a vertex crosses (one step later at most, usually).
+ *   multi-pass culling); each is clipped as above against every triangle of the hull's faces (fans,
+ *   oriented like cannon's outward face normals), and the manifold reduced the same way.
  * - Box–box: cannon's own, behind an OBB–OBB separating-axis test (same contacts, far fewer hull tests).
  * - Sphere–box: OCSI (`shared/seeds/000_e0da60409bb15c04.txt`, Eq. 2 and Algorithm 5, through
  *   `sphereObbContact` of `@sieve/core`): one contact, the box point nearest the centre, also correct
  *   when the centre is inside the box (the face of least penetration), where cannon's own test misses.
  */
 import {
+  growArray,
   MeshContacts,
   MeshMeshResult,
   meshMeshIntersects,
@@ -152,26 +149,21 @@ export function uninstallNarrowphase(np: Narrowphase): boolean {
 // --- contact manifold --------------------------------------------------------------------------------
 
 /**
- * Candidate contacts of one shape pair: normal from body i to body j, points on i and on j (world), depth;
- * one per key (a vertex), keeping the shallowest offer.
+ * Candidate contacts of one shape pair: normal from body i to body j, points on i and on j (world), depth.
  */
 class Manifold {
   count = 0;
-  key = new Float64Array(32);
   n = new Float64Array(96);
   pi = new Float64Array(96);
   pj = new Float64Array(96);
   depth = new Float64Array(32);
-  private readonly at = new Map<number, number>();
   private minDist = new Float64Array(32);
 
   reset(): void {
     this.count = 0;
-    this.at.clear();
   }
 
-  offer(
-    key: number,
+  add(
     nx: number,
     ny: number,
     nz: number,
@@ -183,15 +175,8 @@ class Manifold {
     pjz: number,
     depth: number,
   ): void {
-    let k = this.at.get(key);
-    if (k !== undefined) {
-      if (this.depth[k] <= depth) return;
-    } else {
-      if (this.count === this.depth.length) this.grow();
-      k = this.count++;
-      this.at.set(key, k);
-      this.key[k] = key;
-    }
+    if (this.count === this.depth.length) this.grow();
+    const k = this.count++;
     this.depth[k] = depth;
     this.n[3 * k] = nx;
     this.n[3 * k + 1] = ny;
@@ -202,43 +187,6 @@ class Manifold {
     this.pj[3 * k] = pjx;
     this.pj[3 * k + 1] = pjy;
     this.pj[3 * k + 2] = pjz;
-  }
-
-  /** Overwrites contact k. */
-  set(
-    k: number,
-    nx: number,
-    ny: number,
-    nz: number,
-    pix: number,
-    piy: number,
-    piz: number,
-    pjx: number,
-    pjy: number,
-    pjz: number,
-    depth: number,
-  ): void {
-    this.depth[k] = depth;
-    this.n[3 * k] = nx;
-    this.n[3 * k + 1] = ny;
-    this.n[3 * k + 2] = nz;
-    this.pi[3 * k] = pix;
-    this.pi[3 * k + 1] = piy;
-    this.pi[3 * k + 2] = piz;
-    this.pj[3 * k] = pjx;
-    this.pj[3 * k + 1] = pjy;
-    this.pj[3 * k + 2] = pjz;
-  }
-
-  /** Drops the contacts whose depth is not positive. */
-  compact(): void {
-    let w = 0;
-    for (let k = 0; k < this.count; k++) {
-      if (!(this.depth[k] > 0)) continue;
-      if (w !== k) this.swap(w, k);
-      w++;
-    }
-    this.count = w;
   }
 
   /**
@@ -281,7 +229,6 @@ class Manifold {
 
   private swap(a: number, b: number): void {
     if (a === b) return;
-    swap1(this.key, a, b);
     swap1(this.depth, a, b);
     swap1(this.minDist, a, b);
     for (let c = 0; c < 3; c++) {
@@ -293,16 +240,10 @@ class Manifold {
 
   private grow(): void {
     const m = this.depth.length * 2;
-    const g = (a: Float64Array, per: number) => {
-      const b = new Float64Array(m * per);
-      b.set(a);
-      return b;
-    };
-    this.key = g(this.key, 1);
-    this.depth = g(this.depth, 1);
-    this.n = g(this.n, 3);
-    this.pi = g(this.pi, 3);
-    this.pj = g(this.pj, 3);
+    this.depth = growArray(this.depth, m);
+    this.n = growArray(this.n, 3 * m);
+    this.pi = growArray(this.pi, 3 * m);
+    this.pj = growArray(this.pj, 3 * m);
   }
 }
 
@@ -312,8 +253,8 @@ function swap1(a: Float64Array, i: number, j: number): void {
   a[j] = t;
 }
 
-/** Turns the manifold into cannon contact equations (and friction) on `np`. Returns the count. */
-function emit(np: Narrowphase, m: Manifold, bi: Body, bj: Body, si: Shape, sj: Shape): number {
+/** Turns the manifold into cannon contact equations (and friction) on `np`. */
+function emit(np: Narrowphase, m: Manifold, bi: Body, bj: Body, si: Shape, sj: Shape): void {
   const xi = bi.position;
   const xj = bj.position;
   for (let k = 0; k < m.count; k++) {
@@ -325,7 +266,6 @@ function emit(np: Narrowphase, m: Manifold, bi: Body, bj: Body, si: Shape, sj: S
     if (!np.enableFrictionReduction) np.createFrictionEquationsFromContact(c, np.frictionResult);
   }
   if (np.enableFrictionReduction && m.count > 0) np.createFrictionFromAverage(m.count);
-  return m.count;
 }
 
 // --- geometry helpers ----------------------------------------------------------------------------------
@@ -435,6 +375,22 @@ function clipBehind(f: Float64Array, fo: number, t: Float64Array, to: number, ou
   return count > 0 ? count : -1;
 }
 
+/** Writes vertices a, b, c of `verts` (3 numbers each) as the triangle at `out[o..o+9)`. */
+function copyTriangle(
+  verts: Float64Array,
+  a: number,
+  b: number,
+  c: number,
+  out: Float64Array,
+  o: number,
+): void {
+  for (let k = 0; k < 3; k++) {
+    out[o + k] = verts[3 * a + k];
+    out[o + 3 + k] = verts[3 * b + k];
+    out[o + 6 + k] = verts[3 * c + k];
+  }
+}
+
 function maxDepth(pts: Float64Array, n: number): number {
   let d = 0;
   for (let k = 0; k < n; k++) if (pts[4 * k + 3] > d) d = pts[4 * k + 3];
@@ -453,7 +409,6 @@ function makeTrimeshHandlers(maxContacts: number): { trimeshTrimesh: Handler; co
   const triB = new Float64Array(TRI);
   let hullVerts = new Float64Array(3 * 64);
   let hullTris = new Float64Array(TRI * 64);
-  let nextKey = 0;
 
   /** Loads world triangle `tri` of a mesh into `out` (record of body `side`); false if degenerate. */
   const loadTriangle = (
@@ -480,12 +435,12 @@ function makeTrimeshHandlers(maxContacts: number): { trimeshTrimesh: Handler; co
     if (nb < 0) return;
     const na = clipBehind(tb, bo, ta, ao, CLIP_PTS2);
     if (na < 0) return;
-    if (maxDepth(CLIP_PTS, nb) <= maxDepth(CLIP_PTS2, na)) offerClipped(ta, ao, CLIP_PTS, nb);
-    else offerClipped(tb, bo, CLIP_PTS2, na);
+    if (maxDepth(CLIP_PTS, nb) <= maxDepth(CLIP_PTS2, na)) addClipped(ta, ao, CLIP_PTS, nb);
+    else addClipped(tb, bo, CLIP_PTS2, na);
   };
 
-  /** Offers the points behind face `f` (of body i or j, by its record) as contacts. */
-  const offerClipped = (f: Float64Array, fo: number, pts: Float64Array, n: number): void => {
+  /** Adds the points behind face `f` (of body i or j, by its record) as contacts. */
+  const addClipped = (f: Float64Array, fo: number, pts: Float64Array, n: number): void => {
     const nx = f[fo + 9];
     const ny = f[fo + 10];
     const nz = f[fo + 11];
@@ -499,8 +454,8 @@ function makeTrimeshHandlers(maxContacts: number): { trimeshTrimesh: Handler; co
       const sy = py + d * ny;
       const sz = pz + d * nz;
       // The point's body moves along +n of the face to get out.
-      if (faceOnI) manifold.offer(nextKey++, nx, ny, nz, sx, sy, sz, px, py, pz, d);
-      else manifold.offer(nextKey++, -nx, -ny, -nz, px, py, pz, sx, sy, sz, d);
+      if (faceOnI) manifold.add(nx, ny, nz, sx, sy, sz, px, py, pz, d);
+      else manifold.add(-nx, -ny, -nz, px, py, pz, sx, sy, sz, d);
     }
   };
 
@@ -530,7 +485,6 @@ function makeTrimeshHandlers(maxContacts: number): { trimeshTrimesh: Handler; co
     const ia = trimeshIndex(a);
     const ib = trimeshIndex(b);
     manifold.reset();
-    nextKey = 0;
     for (let k = 0; k < n; k++) {
       if (
         loadTriangle(bvhA.positions, ia, pairs.trianglesA[k], MA, triA, 0) &&
@@ -621,17 +575,10 @@ function makeTrimeshHandlers(maxContacts: number): { trimeshTrimesh: Handler; co
           hullTris = grown;
         }
         const o = TRI * ht;
-        const flip = (ia: number, ib: number, ic: number) => {
-          for (let k = 0; k < 3; k++) {
-            hullTris[o + k] = hullVerts[3 * ia + k];
-            hullTris[o + 3 + k] = hullVerts[3 * ib + k];
-            hullTris[o + 6 + k] = hullVerts[3 * ic + k];
-          }
-        };
-        flip(face[0], face[c], face[c + 1]);
+        copyTriangle(hullVerts, face[0], face[c], face[c + 1], hullTris, o);
         if (!triangleNormal(hullTris, o)) continue;
         if (hullTris[o + 9] * wx + hullTris[o + 10] * wy + hullTris[o + 11] * wz < 0) {
-          flip(face[0], face[c + 1], face[c]);
+          copyTriangle(hullVerts, face[0], face[c + 1], face[c], hullTris, o);
           triangleNormal(hullTris, o);
         }
         hullTris[o + 12] = 0;
@@ -639,7 +586,6 @@ function makeTrimeshHandlers(maxContacts: number): { trimeshTrimesh: Handler; co
       }
     }
     manifold.reset();
-    nextKey = 0;
     for (let k = 0; k < nt; k++) {
       if (!loadTriangle(bvh.positions, index, meshContacts.triangles[k], MB, triB, 1)) continue;
       for (let h = 0; h < ht; h++) collideTriangles(hullTris, TRI * h, triB, 0);
@@ -656,20 +602,24 @@ function makeTrimeshHandlers(maxContacts: number): { trimeshTrimesh: Handler; co
 // --- box–box: OBB separating axes first ----------------------------------------------------------------
 
 const BB = new Float64Array(30);
-const BB_ROT = new Float64Array(9);
+const BOX_ROT = new Float64Array(9);
 
-/** Writes the OBB of a box shape at (x, q), its extents padded by a hair, into BB at `o`. */
-function boxObb(box: Box, x: Vec3, q: Quaternion, o: number): void {
-  rotationOf(q, BB_ROT);
-  BB[o] = x.x;
-  BB[o + 1] = x.y;
-  BB[o + 2] = x.z;
-  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) BB[o + 3 + 3 * r + c] = BB_ROT[3 * c + r];
-  // Padding keeps the filter conservative: only boxes clearly apart skip cannon's own test.
+/**
+ * Writes the OBB of a box shape at (x, q) into `out` at `o`; with `pad`, its extents padded by a hair
+ * (which keeps the box–box filter conservative: only boxes clearly apart skip cannon's own test).
+ */
+function boxObb(box: Box, x: Vec3, q: Quaternion, pad: boolean, out: Float64Array, o: number): void {
+  rotationOf(q, BOX_ROT);
+  out[o] = x.x;
+  out[o + 1] = x.y;
+  out[o + 2] = x.z;
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) out[o + 3 + 3 * r + c] = BOX_ROT[3 * c + r];
   const h = box.halfExtents;
-  BB[o + 12] = h.x * (1 + 1e-7) + 1e-9;
-  BB[o + 13] = h.y * (1 + 1e-7) + 1e-9;
-  BB[o + 14] = h.z * (1 + 1e-7) + 1e-9;
+  const scale = pad ? 1 + 1e-7 : 1;
+  const add = pad ? 1e-9 : 0;
+  out[o + 12] = h.x * scale + add;
+  out[o + 13] = h.y * scale + add;
+  out[o + 14] = h.z * scale + add;
 }
 
 /**
@@ -690,8 +640,8 @@ const boxBoxPrefiltered: Handler = function (
   rsj,
   justTest,
 ) {
-  boxObb(si as Box, xi, qi, 0);
-  boxObb(sj as Box, xj, qj, 15);
+  boxObb(si as Box, xi, qi, true, BB, 0);
+  boxObb(sj as Box, xj, qj, true, BB, 15);
   if (!obbObbOverlapUnchecked(BB, 0, BB, 15)) return false;
   return (
     Object.getPrototypeOf(this) as {
@@ -703,7 +653,6 @@ const boxBoxPrefiltered: Handler = function (
 // --- sphere–box through OCSI --------------------------------------------------------------------------
 
 const SB_OBB = new Float64Array(15);
-const SB_ROT = new Float64Array(9);
 const SB_CENTER = new Float64Array(3);
 const SB_OUT = new Float64Array(7);
 
@@ -723,15 +672,7 @@ const sphereBoxOcsi: Handler = function (
   justTest,
 ) {
   const sphere = si as Sphere;
-  const box = sj as Box;
-  rotationOf(qj, SB_ROT);
-  SB_OBB[0] = xj.x;
-  SB_OBB[1] = xj.y;
-  SB_OBB[2] = xj.z;
-  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) SB_OBB[3 + 3 * r + c] = SB_ROT[3 * c + r];
-  SB_OBB[12] = box.halfExtents.x;
-  SB_OBB[13] = box.halfExtents.y;
-  SB_OBB[14] = box.halfExtents.z;
+  boxObb(sj as Box, xj, qj, false, SB_OBB, 0);
   SB_CENTER[0] = xi.x;
   SB_CENTER[1] = xi.y;
   SB_CENTER[2] = xi.z;

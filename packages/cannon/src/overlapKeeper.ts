@@ -14,6 +14,9 @@
  * smaller id, then the larger), for every id below 32 768 where the stock key still sorts that way.
  */
 
+import { growArray } from '@sieve/core';
+import { pairHash } from './collisionMatrix.js';
+
 const SHIFT = 2147483648; // 2^31: key = lo · 2^31 + hi, exact in a double for lo < 2^22.
 
 /** Per-step set of overlapping id pairs, and the difference with the previous step. */
@@ -49,7 +52,7 @@ export class PairOverlapKeeper {
     const hi = Math.max(i, j);
     const key = lo * SHIFT + hi;
     const mask = this.mask;
-    let s = hashKey(lo, hi) & mask;
+    let s = pairHash(lo, hi) & mask;
     for (;;) {
       const t = this.table[s];
       if (t === 0) break;
@@ -122,12 +125,8 @@ export class PairOverlapKeeper {
 
   private growCurrent(): void {
     const n = this.cur.length * 2;
-    const cur = new Float64Array(n);
-    cur.set(this.cur);
-    this.cur = cur;
-    const slots = new Int32Array(n);
-    slots.set(this.slots);
-    this.slots = slots;
+    this.cur = growArray(this.cur, n);
+    this.slots = growArray(this.slots, n);
   }
 
   private rehash(capacity: number): void {
@@ -137,19 +136,12 @@ export class PairOverlapKeeper {
     for (let e = 0; e < this.curCount; e++) {
       const key = this.cur[e];
       const lo = Math.floor(key / SHIFT);
-      let s = hashKey(lo, key - lo * SHIFT) & mask;
+      let s = pairHash(lo, key - lo * SHIFT) & mask;
       while (this.table[s] !== 0) s = (s + 1) & mask;
       this.table[s] = e + 1;
       this.slots[e] = s;
     }
   }
-}
-
-function hashKey(lo: number, hi: number): number {
-  let h = (Math.imul(lo, 0x9e3779b1) + Math.imul(hi, 0x85ebca77)) | 0;
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x2c1b3c6d);
-  return h ^ (h >>> 13);
 }
 
 function pushKey(out: number[], key: number): void {

@@ -16,6 +16,7 @@
 import {
   type CcdMotion,
   poseAtTime,
+  quatToAxes,
   type TimeOfImpactResult,
   TOI_HIT,
   TOI_ITERATION_LIMIT,
@@ -23,6 +24,7 @@ import {
   TOI_RELATIVE_TOLERANCE,
   TOI_SEPARATED,
 } from '@sieve/core';
+import { quatMul, rotateVec } from './quat.js';
 
 /** The plane: point (0–2), unit outward normal (3–5), linear velocity (6–8), all world. */
 export const PLANE_WORDS = 9;
@@ -30,6 +32,8 @@ export const PLANE_WORDS = 9;
 const P = new Float64Array(3);
 const Q = new Float64Array(4);
 const X = new Float64Array(3);
+const S = new Float64Array(4);
+const AXES = new Float64Array(9);
 const SAVED_X = new Float64Array(3);
 const E = new Float64Array(2); // 0 distance, 1 normal speed of the deepest point (negative: approaching)
 
@@ -127,57 +131,21 @@ function evaluate(
   const nx = plane[3];
   const ny = plane[4];
   const nz = plane[5];
-  // body rotation, then the shape's: S = Q ⊗ orientation
-  const ax = Q[0];
-  const ay = Q[1];
-  const az = Q[2];
-  const aw = Q[3];
   // centre = P + R(Q)·offset
-  const ox = offset[0];
-  const oy = offset[1];
-  const oz = offset[2];
-  const tx = 2 * (ay * oz - az * oy);
-  const ty = 2 * (az * ox - ax * oz);
-  const tz = 2 * (ax * oy - ay * ox);
-  let x = P[0] + ox + aw * tx + (ay * tz - az * ty);
-  let y = P[1] + oy + aw * ty + (az * tx - ax * tz);
-  let z = P[2] + oz + aw * tz + (ax * ty - ay * tx);
+  rotateVec(Q, offset[0], offset[1], offset[2], X);
   // deepest point towards the plane: centre − r·n − Σ hₖ·sign(n·aₖ)·aₖ
-  x -= radius * nx;
-  y -= radius * ny;
-  z -= radius * nz;
+  let x = P[0] + X[0] - radius * nx;
+  let y = P[1] + X[1] - radius * ny;
+  let z = P[2] + X[2] - radius * nz;
   if (halfExtents) {
-    const bx = orientation[0];
-    const by = orientation[1];
-    const bz = orientation[2];
-    const bw = orientation[3];
-    let sx = aw * bx + ax * bw + ay * bz - az * by;
-    let sy = aw * by - ax * bz + ay * bw + az * bx;
-    let sz = aw * bz + ax * by - ay * bx + az * bw;
-    let sw = aw * bw - ax * bx - ay * by - az * bz;
-    const len = Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
-    sx /= len;
-    sy /= len;
-    sz /= len;
-    sw /= len;
+    // axes aₖ of the shape's rotation S = Q ⊗ orientation
+    const b = orientation;
+    quatMul(Q[0], Q[1], Q[2], Q[3], b[0], b[1], b[2], b[3], S);
+    quatToAxes(S, 0, AXES);
     for (let k = 0; k < 3; k++) {
-      // column k of R(S)
-      let cx: number;
-      let cy: number;
-      let cz: number;
-      if (k === 0) {
-        cx = 1 - 2 * (sy * sy + sz * sz);
-        cy = 2 * (sx * sy + sz * sw);
-        cz = 2 * (sx * sz - sy * sw);
-      } else if (k === 1) {
-        cx = 2 * (sx * sy - sz * sw);
-        cy = 1 - 2 * (sx * sx + sz * sz);
-        cz = 2 * (sy * sz + sx * sw);
-      } else {
-        cx = 2 * (sx * sz + sy * sw);
-        cy = 2 * (sy * sz - sx * sw);
-        cz = 1 - 2 * (sx * sx + sy * sy);
-      }
+      const cx = AXES[3 * k];
+      const cy = AXES[3 * k + 1];
+      const cz = AXES[3 * k + 2];
       const dn = cx * nx + cy * ny + cz * nz;
       const h = halfExtents[k];
       const s = dn > 0 ? -h : h;
@@ -248,45 +216,19 @@ export function planeOfPart(
 ): void {
   const q = m.quaternion;
   const p = m.position;
-  const o = offset;
-  const qx = q[0];
-  const qy = q[1];
-  const qz = q[2];
-  const qw = q[3];
-  const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-  const ax = qx / len;
-  const ay = qy / len;
-  const az = qz / len;
-  const aw = qw / len;
-  let tx = 2 * (ay * o[2] - az * o[1]);
-  let ty = 2 * (az * o[0] - ax * o[2]);
-  let tz = 2 * (ax * o[1] - ay * o[0]);
-  out[0] = p[0] + o[0] + aw * tx + (ay * tz - az * ty);
-  out[1] = p[1] + o[1] + aw * ty + (az * tx - ax * tz);
-  out[2] = p[2] + o[2] + aw * tz + (ax * ty - ay * tx);
-  // normal = R(q)·R(orientation)·(0, 0, 1)
+  // point = p + R(q)·offset (quatToAxes normalizes q)
+  quatToAxes(q, 0, AXES);
+  for (let i = 0; i < 3; i++) {
+    out[i] = p[i] + offset[0] * AXES[i] + offset[1] * AXES[3 + i] + offset[2] * AXES[6 + i];
+  }
+  // normal = R(q ⊗ orientation)·(0, 0, 1), the third axis
   const s = orientation;
-  const sx = s[0];
-  const sy = s[1];
-  const sz = s[2];
-  const sw = s[3];
-  const ls = Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
-  const lx = (2 * (sx * sz + sy * sw)) / (ls * ls);
-  const ly = (2 * (sy * sz - sx * sw)) / (ls * ls);
-  const lz = 1 - (2 * (sx * sx + sy * sy)) / (ls * ls);
-  tx = 2 * (ay * lz - az * ly);
-  ty = 2 * (az * lx - ax * lz);
-  tz = 2 * (ax * ly - ay * lx);
-  let nx = lx + aw * tx + (ay * tz - az * ty);
-  let ny = ly + aw * ty + (az * tx - ax * tz);
-  let nz = lz + aw * tz + (ax * ty - ay * tx);
-  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  nx /= nl;
-  ny /= nl;
-  nz /= nl;
-  out[3] = nx;
-  out[4] = ny;
-  out[5] = nz;
+  quatMul(q[0], q[1], q[2], q[3], s[0], s[1], s[2], s[3], S);
+  quatToAxes(S, 0, AXES);
+  const nl = Math.sqrt(AXES[6] * AXES[6] + AXES[7] * AXES[7] + AXES[8] * AXES[8]);
+  out[3] = AXES[6] / nl;
+  out[4] = AXES[7] / nl;
+  out[5] = AXES[8] / nl;
   out[6] = m.linearVelocity[0];
   out[7] = m.linearVelocity[1];
   out[8] = m.linearVelocity[2];

@@ -1,13 +1,7 @@
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
 import { SieveBroadphase } from '../src/index.js';
-import { mixedWorld, recordPairs, rng, stateOf } from './worlds.js';
-
-function naiveBoxes(): CANNON.NaiveBroadphase {
-  const bp = new CANNON.NaiveBroadphase();
-  bp.useBoundingBoxes = true;
-  return bp;
-}
+import { mixedWorld, naiveBoxes, recordPairs, rng, stateOf } from './worlds.js';
 
 describe('SieveBroadphase vs NaiveBroadphase (useBoundingBoxes = true)', () => {
   for (const kind of ['sap', 'octree'] as const) {

@@ -8,13 +8,7 @@ import {
   SieveBroadphase,
   uninstallSieve,
 } from '../src/index.js';
-import { mixedWorld, rng, stateOf } from './worlds.js';
-
-function naiveBoxes(): CANNON.NaiveBroadphase {
-  const bp = new CANNON.NaiveBroadphase();
-  bp.useBoundingBoxes = true;
-  return bp;
-}
+import { mixedWorld, naiveBoxes, rng, stateOf } from './worlds.js';
 
 describe('PairCollisionMatrix', () => {
   it('behaves as ArrayCollisionMatrix under random set/get/reset/setNumObjects', () => {

@@ -2,17 +2,9 @@
  * Seeded cannon-es worlds for the tests: mixed shapes, filter masks, sleeping, compound bodies.
  */
 import * as CANNON from 'cannon-es';
+import { rng } from '../../core/test/support/rng.js';
 
-/** Small deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
 
 /** A closed box mesh (12 triangles, outward winding) as a cannon Trimesh. */
 export function boxTrimesh(hx: number, hy: number, hz: number): CANNON.Trimesh {
@@ -26,44 +18,14 @@ export function boxTrimesh(hx: number, hy: number, hz: number): CANNON.Trimesh {
     [hx, hy, hz],
     [-hx, hy, hz],
   ].flat();
-  // prettier-ignore
+  // biome-ignore format: two triangles a face, one face a line
   const f = [
-    0,
-    2,
-    1,
-    0,
-    3,
-    2, // -z
-    4,
-    5,
-    6,
-    4,
-    6,
-    7, // +z
-    0,
-    1,
-    5,
-    0,
-    5,
-    4, // -y
-    3,
-    7,
-    6,
-    3,
-    6,
-    2, // +y
-    0,
-    4,
-    7,
-    0,
-    7,
-    3, // -x
-    1,
-    2,
-    6,
-    1,
-    6,
-    5, // +x
+    0, 2, 1, 0, 3, 2, // -z
+    4, 5, 6, 4, 6, 7, // +z
+    0, 1, 5, 0, 5, 4, // -y
+    3, 7, 6, 3, 6, 2, // +y
+    0, 4, 7, 0, 7, 3, // -x
+    1, 2, 6, 1, 6, 5, // +x
   ];
   return new CANNON.Trimesh(v, f);
 }
@@ -84,6 +46,13 @@ export function floorTrimesh(half: number, n = 2): CANNON.Trimesh {
     }
   }
   return new CANNON.Trimesh(verts, idx);
+}
+
+/** cannon's NaiveBroadphase on bounding boxes: the reference SieveBroadphase equals pair for pair. */
+export function naiveBoxes(): CANNON.NaiveBroadphase {
+  const bp = new CANNON.NaiveBroadphase();
+  bp.useBoundingBoxes = true;
+  return bp;
 }
 
 export interface MixedWorldOptions {

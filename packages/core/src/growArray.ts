@@ -3,8 +3,14 @@
  * contents (capacities are reached once, then nothing is allocated per frame).
  */
 
-/** Grows a typed array to at least `size` elements (doubling), keeping its contents. */
-export function growArray<T extends Int32Array | Float64Array | Uint8Array>(array: T, size: number): T {
+/**
+ * Grows a typed array to at least `size` elements (doubling, 16 at least), keeping its contents; the
+ * new elements are 0. Returns the same array when it is already long enough.
+ */
+export function growArray<T extends Int32Array | Float64Array | Uint8Array | Uint32Array | Float32Array>(
+  array: T,
+  size: number,
+): T {
   if (array.length >= size) return array;
   let n = Math.max(array.length * 2, 16);
   while (n < size) n *= 2;

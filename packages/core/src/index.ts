@@ -7,9 +7,13 @@
  * - `bvh/` — packed triangle BVH, mesh–mesh, mesh–shape and ray queries.
  * - `ccd/` — continuous collision: time of impact by conservative advancement, swept bounds.
  * - `math/` — small vector, quaternion and OBB helpers shared by the rest.
+ *
+ * `growArray` (how every typed array here grows) is exported for the engine adapters, which keep
+ * their per-body arrays the same way.
  */
 export * from './broadphase/index.js';
 export * from './bvh/index.js';
 export * from './ccd/index.js';
+export { growArray } from './growArray.js';
 export * from './math/index.js';
 export * from './narrowphase/index.js';

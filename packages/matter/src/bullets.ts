@@ -160,14 +160,16 @@ class BulletSystem {
   readonly records: BulletRecord[] = [];
   readonly index = new Map<MatterBodyLike, number>();
   private updates = 0;
-  private seenBodies: unknown = null;
+  private seenBodies: MatterBodyLike[] | null = null;
   private membershipDirty = true;
   private readonly motion = createMotion2D();
   private readonly otherMotion = createMotion2D();
   private readonly result = createTimeOfImpactResult2D();
   private readonly box = new Float64Array(4);
   private readonly partBox = new Float64Array(4);
-  private readonly bulletSlot = new ShapeSlot();
+  /** One slot per part of the bullet being swept (indexed like `parts`), filled once per sweep. */
+  private readonly bulletSlots: ShapeSlot[] = [];
+  private readonly bulletShapes: CcdShape2D[] = [];
   private readonly otherSlot = new ShapeSlot();
   private readonly candidates: MatterBodyLike[] = [];
   private readonly p0 = new Float64Array(2);
@@ -203,30 +205,29 @@ class BulletSystem {
     if (options.onHit !== undefined && typeof options.onHit !== 'function') {
       throw new TypeError('setBullet: options.onHit must be a function');
     }
+    const bounce = response === 'bounce';
+    const restitution = e ?? Number.NaN;
     const i = this.index.get(body);
-    const rec: BulletRecord = {
+    if (i !== undefined) {
+      // Already a bullet: new options, same recorded pose and membership.
+      const rec = this.records[i];
+      rec.bounce = bounce;
+      rec.restitution = restitution;
+      rec.onHit = options.onHit;
+      return;
+    }
+    this.index.set(body, this.records.length);
+    this.records.push({
       body,
-      bounce: response === 'bounce',
-      restitution: e ?? Number.NaN,
+      bounce,
+      restitution,
       onHit: options.onHit,
       x0: 0,
       y0: 0,
       a0: 0,
       recorded: -1,
       inWorld: false,
-    };
-    if (i !== undefined) {
-      const old = this.records[i];
-      rec.x0 = old.x0;
-      rec.y0 = old.y0;
-      rec.a0 = old.a0;
-      rec.recorded = old.recorded;
-      rec.inWorld = old.inWorld;
-      this.records[i] = rec;
-      return;
-    }
-    this.index.set(body, this.records.length);
-    this.records.push(rec);
+    });
     this.membershipDirty = true;
   }
 
@@ -317,8 +318,12 @@ class BulletSystem {
     box[2] = Number.NEGATIVE_INFINITY;
     box[3] = Number.NEGATIVE_INFINITY;
     const pb = this.partBox;
+    const bulletShapes = this.bulletShapes;
     for (let k = bStart; k < bParts.length; k++) {
-      sweptBounds2D(this.bulletSlot.of(bParts[k], body), m, DT, pb);
+      while (k >= this.bulletSlots.length) this.bulletSlots.push(new ShapeSlot());
+      const shape = this.bulletSlots[k].of(bParts[k], body);
+      bulletShapes[k] = shape;
+      sweptBounds2D(shape, m, DT, pb);
       if (pb[0] < box[0]) box[0] = pb[0];
       if (pb[1] < box[1]) box[1] = pb[1];
       if (pb[2] > box[2]) box[2] = pb[2];
@@ -355,8 +360,7 @@ class BulletSystem {
         if (ob.min.x > box[2] || ob.max.x < box[0] || ob.min.y > box[3] || ob.max.y < box[1]) continue;
         const otherShape = this.otherSlot.of(part, other);
         for (let k = bStart; k < bParts.length; k++) {
-          const bulletShape = this.bulletSlot.of(bParts[k], body);
-          timeOfImpact2D(bulletShape, m, otherShape, om, TOI_OPTIONS, res);
+          timeOfImpact2D(bulletShapes[k], m, otherShape, om, TOI_OPTIONS, res);
           if ((res.status === TOI_HIT || res.status === TOI_ITERATION_LIMIT) && res.t < bestT) {
             bestT = res.t;
             bestOther = other;
@@ -383,8 +387,9 @@ class BulletSystem {
     const ovy = bestOther.isStatic ? 0 : bestOther.velocity.y;
     const u = (body.velocity.x - ovx) * nx + (body.velocity.y - ovy) * ny;
     if (u > 0) {
+      // Stop: e = 0, so k = u removes the approaching part exactly.
       const e = r.bounce ? (Number.isNaN(r.restitution) ? body.restitution : r.restitution) : 0;
-      const k = r.bounce ? (1 + e) * u : u;
+      const k = (1 + e) * u;
       v.x = body.velocity.x - k * nx;
       v.y = body.velocity.y - k * ny;
       Matter.Body.setVelocity(body as unknown as Matter.Body, v);

@@ -35,4 +35,3 @@ export {
   type SieveStats,
   uninstallSieve,
 } from './sieveDetector.js';
-export { XOrder } from './xOrder.js';

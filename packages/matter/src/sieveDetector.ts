@@ -26,9 +26,10 @@
  * pair, as in stock).
  */
 import {
-  MAX_PROXIES,
+  growArray,
   Octree,
   type OctreeOptions,
+  SLOT_MASK,
   SweepAndPrune,
   type SweepAndPruneOptions,
 } from '@sieve/core';
@@ -106,7 +107,6 @@ export interface SieveStats {
 /** A broadphase with the batched entry points SweepAndPrune and Octree share. */
 type BatchedBroadphase = SweepAndPrune | Octree;
 
-const SLOT_MASK = MAX_PROXIES - 1;
 const RESTING = 1;
 const COMPOUND = 2;
 const EXOTIC = 4;
@@ -172,6 +172,7 @@ export class SieveDetector {
   /** Index in `detector.bodies` at the last resync (tie key of the sort after a resync). */
   private tie = new Int32Array(64);
   private seen = new Int32Array(64);
+  /** 1 for a freed record (until {@link addRecord} reuses it): what {@link XOrder.compact} drops. */
   private dead = new Uint8Array(64);
   private freeRecords: number[] = [];
   private recordCount = 0;
@@ -265,15 +266,7 @@ export class SieveDetector {
    * (stock mode, or the world changed since): then scan `detector.bodies` instead. Used by the bullets.
    */
   queryBodies(bounds: ArrayLike<number>, out: MatterBodyLike[]): number {
-    if (
-      !this.installed ||
-      this.currentMode !== 'sieve' ||
-      this.needResync ||
-      this.detector.bodies !== this.lastBodies ||
-      this.detector.bodies.length !== this.xOrder.count
-    ) {
-      return -1;
-    }
+    if (!this.installed || this.currentMode !== 'sieve' || this.isStale(this.detector.bodies)) return -1;
     const handles = this.queryHandles;
     handles.length = 0; // queryBounds pushes onto a plain array
     const n = this.broadphase.queryBounds(bounds, handles);
@@ -307,7 +300,7 @@ export class SieveDetector {
     }
     const t0 = clock === null ? Number.NaN : clock();
     const bodies = detector.bodies;
-    const resync = this.needResync || bodies !== this.lastBodies || bodies.length !== this.xOrder.count;
+    const resync = this.isStale(bodies);
     if (resync) this.resync(bodies);
     stats.moved = this.syncBounds();
     this.broadphase.update();
@@ -327,6 +320,14 @@ export class SieveDetector {
     stats.testedPairs = tested;
     stats.collisions = n;
     return detector.collisions;
+  }
+
+  /**
+   * Whether the records no longer match `bodies`: a switch back from stock, or matter-js replaced
+   * (`Detector.setBodies`) or resized the array since the last resync.
+   */
+  private isStale(bodies: MatterBodyLike[]): boolean {
+    return this.needResync || bodies !== this.lastBodies || bodies.length !== this.xOrder.count;
   }
 
   /** Brings the records in line with `detector.bodies`: new bodies get proxies, gone ones lose them. */
@@ -358,9 +359,9 @@ export class SieveDetector {
         this.dead[r] = 1;
         this.freeRecords.push(r);
       }
+      // Freed records stay marked until addRecord reuses them (compact only visits live ones).
       this.xOrder.compact(this.dead);
     }
-    for (let r = 0; r < this.recordCount; r++) this.dead[r] = 0;
   }
 
   private addRecord(body: MatterBodyLike): number {
@@ -389,32 +390,17 @@ export class SieveDetector {
   }
 
   private growRecords(capacity: number): void {
-    const grow32 = (a: Int32Array) => {
-      const b = new Int32Array(capacity);
-      b.set(a);
-      return b;
-    };
-    this.handleOf = grow32(this.handleOf);
-    this.readStep = grow32(this.readStep);
-    this.category = grow32(this.category);
-    this.mask = grow32(this.mask);
-    const group = new Float64Array(capacity);
-    group.set(this.group);
-    this.group = group;
-    const flags = new Uint8Array(capacity);
-    flags.set(this.flags);
-    this.flags = flags;
-    this.tie = grow32(this.tie);
-    this.seen = grow32(this.seen);
-    const box = new Float64Array(4 * capacity);
-    box.set(this.box);
-    this.box = box;
-    const minX = new Float64Array(capacity);
-    minX.set(this.minX);
-    this.minX = minX;
-    const dead = new Uint8Array(capacity);
-    dead.set(this.dead);
-    this.dead = dead;
+    this.handleOf = growArray(this.handleOf, capacity);
+    this.readStep = growArray(this.readStep, capacity);
+    this.category = growArray(this.category, capacity);
+    this.mask = growArray(this.mask, capacity);
+    this.group = growArray(this.group, capacity);
+    this.flags = growArray(this.flags, capacity);
+    this.tie = growArray(this.tie, capacity);
+    this.seen = growArray(this.seen, capacity);
+    this.box = growArray(this.box, 4 * capacity);
+    this.minX = growArray(this.minX, capacity);
+    this.dead = growArray(this.dead, capacity);
     this.xOrder.reserve(capacity);
   }
 
@@ -487,13 +473,7 @@ export class SieveDetector {
         const handle = this.broadphase.insert(ib);
         handleOf[r] = handle;
         const slot = handle & SLOT_MASK;
-        if (slot >= this.recordOfSlot.length) {
-          let c = this.recordOfSlot.length;
-          while (c <= slot) c *= 2;
-          const a = new Int32Array(c);
-          a.set(this.recordOfSlot);
-          this.recordOfSlot = a;
-        }
+        this.recordOfSlot = growArray(this.recordOfSlot, slot + 1);
         this.recordOfSlot[slot] = r;
       }
     }
@@ -686,7 +666,7 @@ export class SieveDetector {
    */
   private handBackOrder(): void {
     const bodies = this.detector.bodies;
-    if (this.needResync || bodies !== this.lastBodies || bodies.length !== this.xOrder.count) return;
+    if (this.isStale(bodies)) return;
     const order = this.xOrder.order;
     for (let p = 0; p < bodies.length; p++) bodies[p] = this.bodyOf[order[p]] as MatterBodyLike;
   }

@@ -1,5 +1,6 @@
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../core/test/support/rng.js';
 import { type BulletOptions, installSieve, isBullet, setBullet } from '../src/index.js';
 
 const { Bodies, Body, Composite, Engine } = Matter;
@@ -11,17 +12,6 @@ const WALL_T = 0.1;
 const RADIUS = 0.5;
 const SPACING = 200;
 const UPDATES = 4;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Batch {
   /** Shots whose centre ended beyond the wall's far face. */
@@ -51,7 +41,7 @@ function shootBatch(
   Matter.Events.on(engine, 'afterUpdate', () => {
     t0 = performance.now();
   });
-  const rng = mulberry32(seed);
+  const random = rng(seed);
   const cols = Math.ceil(Math.sqrt(n));
   const shots: Matter.Body[] = [];
   const wallY: number[] = [];
@@ -60,15 +50,15 @@ function shootBatch(
     const cx = (i % cols) * SPACING;
     const wy = Math.floor(i / cols) * SPACING;
     bodies.push(Bodies.rectangle(cx, wy, 60, WALL_T, { isStatic: true }));
-    const theta = ((rng() * 2 - 1) * Math.PI) / 6;
-    const d = 3 + rng() * SPEED;
-    const x = cx + (rng() * 2 - 1) * 5;
+    const theta = ((random() * 2 - 1) * Math.PI) / 6;
+    const d = 3 + random() * SPEED;
+    const x = cx + (random() * 2 - 1) * 5;
     const common = { frictionAir: 0, friction: 0, restitution: 0 };
     const shot = opts.box
-      ? Bodies.rectangle(x, wy - d, 2, 0.5, { ...common, angle: rng() * Math.PI })
+      ? Bodies.rectangle(x, wy - d, 2, 0.5, { ...common, angle: random() * Math.PI })
       : Bodies.circle(x, wy - d, RADIUS, common);
     Body.setVelocity(shot, { x: SPEED * Math.sin(theta), y: SPEED * Math.cos(theta) });
-    if (opts.box) Body.setAngularVelocity(shot, (rng() * 2 - 1) * 0.3);
+    if (opts.box) Body.setAngularVelocity(shot, (random() * 2 - 1) * 0.3);
     if (bullet !== null) setBullet(engine, shot, bullet);
     shots.push(shot);
     wallY.push(wy);
@@ -167,6 +157,25 @@ describe('bullets: single shots', () => {
     expect(Math.abs(shot.velocity.y)).toBeLessThan(1e-9);
     for (let u = 0; u < 5; u++) Engine.update(engine, STEP);
     expect(shot.position.y).toBeLessThan(-WALL_T / 2);
+  });
+
+  it('a compound bullet (two parts) stops at the wall too, with Sieve and without', () => {
+    for (const sieve of [true, false]) {
+      const engine = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
+      if (sieve) installSieve(engine);
+      const wall = Bodies.rectangle(0, 0, 60, WALL_T, { isStatic: true });
+      const common = { frictionAir: 0, friction: 0, restitution: 0 };
+      // Two circles side by side, 5 units above the wall, head-on at a speed that tunnels.
+      const shot = Body.create({
+        parts: [Bodies.circle(-RADIUS, -5, RADIUS, common), Bodies.circle(RADIUS, -5, RADIUS, common)],
+        ...common,
+      });
+      Body.setVelocity(shot, { x: 0, y: SPEED });
+      setBullet(engine, shot, { response: 'stop' });
+      Composite.add(engine.world, [wall, shot]);
+      for (let u = 0; u < 6; u++) Engine.update(engine, STEP);
+      expect(shot.position.y).toBeLessThan(-WALL_T / 2);
+    }
   });
 
   it('bounce reflects the normal velocity with the restitution', () => {

@@ -4,20 +4,11 @@
  * differ by a constant offset, which keeps every id comparison matter-js makes the same).
  */
 import Matter from 'matter-js';
+import { rng } from '../../core/test/support/rng.js';
+
+export { rng };
 
 const { Bodies, Body, Composite, Engine } = Matter;
-
-/** mulberry32. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A scene: its engine plus an optional per-step script (adds, removes, pushes...). */
 export interface Scene {

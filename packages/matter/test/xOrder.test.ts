@@ -3,9 +3,10 @@
  * gives (a stable sort of the previous order), through both of its paths: the insertion sort of a
  * nearly sorted order and the merge sort it falls back to when the order is far from sorted.
  */
-import { XOrder } from '@sieve/matter';
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { XOrder } from '../src/xOrder.js';
 
 /** Stock's result: a stable sort of `previous` by key. */
 function stockOrder(previous: number[], key: Float64Array): number[] {

@@ -2,7 +2,7 @@
 export { BruteForce } from './bruteForce.js';
 export { Octree, type OctreeOptions, type OctreeStats } from './octree.js';
 export { PairSet } from './pairSet.js';
-export { checkBounds, MAX_PROXIES } from './proxies.js';
+export { checkBounds, MAX_PROXIES, SLOT_MASK } from './proxies.js';
 export { SweepAndPrune, type SweepAndPruneOptions } from './sap.js';
 export { sortPairs } from './sortPairs.js';
 export type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';

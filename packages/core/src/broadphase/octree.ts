@@ -49,7 +49,7 @@ import { growArray } from '../growArray.js';
 import { CandidatePairs } from './octreeCandidates.js';
 import { MIN_SEGMENT, SegmentPool, segmentSize } from './octreeSegments.js';
 import { PairedBroadphase } from './pairedBroadphase.js';
-import { checkBounds, emitQueryResult, MAX_PROXIES } from './proxies.js';
+import { checkBounds, emitQueryResult, SLOT_MASK } from './proxies.js';
 import type { Broadphase, BroadphaseOptions, QueryCallback } from './types.js';
 
 /** Options of {@link Octree}. */
@@ -105,10 +105,9 @@ export interface OctreeStats {
 }
 
 const NONE = -1;
-/** Slot flags: moved or inserted, fat box changed, removed — since the last update. */
+/** Slot flags: moved or inserted, fat box changed — since the last update. */
 const DIRTY = 1;
 const REFAT = 2;
-const REMOVED = 4;
 /** Nodes finer than this share of their centre's magnitude are not split (float resolution). */
 const RELATIVE_RESOLUTION = 2 ** -40;
 /** A root this large stops growing and accepts everything (coordinates near the double range). */
@@ -146,60 +145,61 @@ export class Octree extends PairedBroadphase {
   private readonly mergeAt: number;
 
   // --- nodes (structure of arrays; the root is node 0, the others come in blocks of 2^D) ---------
-  private nodeCapacity: number;
+  // Every per-node array is sized in growNodes, from empty.
+  private nodeCapacity = 0;
   /** Nodes ever handed out (every node index is below it). */
   private nodesUsed = 1;
   private liveNodes = 1;
   /** Cell centre, D per node. */
-  private center: Float64Array;
+  private center = new Float64Array(0);
   /** Cell half width. */
-  private half: Float64Array;
+  private half = new Float64Array(0);
   /** Loose cell `[min…, max…]`, 2D per node: every proxy of the node lies inside it. */
-  private loose: Float64Array;
+  private loose = new Float64Array(0);
   /** Fitted box, 2D per node: contains every proxy of the subtree (empty: +∞…−∞). */
-  private box: Float64Array;
+  private box = new Float64Array(0);
   /** First child (the block of 2^D), or NONE for a leaf. */
-  private child: Int32Array;
-  private parent: Int32Array;
+  private child = new Int32Array(0);
+  private parent = new Int32Array(0);
   /** First item of the node's segment in the pool, and the segment's size (0: none). */
-  private start: Int32Array;
-  private segment: Int32Array;
+  private start = new Int32Array(0);
+  private segment = new Int32Array(0);
   /** Proxies in the node itself (the first `own` items of its segment). */
-  private own: Int32Array;
+  private own = new Int32Array(0);
   /** Proxies in the subtree. */
-  private total: Int32Array;
+  private total = new Int32Array(0);
   /** 1 when the node's box must be refitted at the next update (then all its ancestors are marked too). */
-  private refit: Uint8Array;
+  private refit = new Uint8Array(0);
   /** 1 for a node on the free list. */
-  private freed: Uint8Array;
+  private freed = new Uint8Array(0);
   private freeBlocks = new Int32Array(16);
   private freeBlockCount = 0;
 
-  // --- proxies (per slot) -------------------------------------------------------------------------
+  // --- proxies (per slot; every per-slot array is sized in grow, from empty) ----------------------
   /** Node holding the slot, or NONE, and the slot's item in the pool. */
-  private slotNode: Int32Array;
-  private slotItem: Int32Array;
+  private slotNode = new Int32Array(0);
+  private slotItem = new Int32Array(0);
   /** Items: each node's proxies with a copy of their boxes. */
   private readonly items: SegmentPool;
   /** Fat box of each slot, 2D numbers (what the tree holds). */
-  private fat: Float64Array;
-  /** DIRTY | REFAT | REMOVED bits of each slot since the last update. */
-  private flag: Uint8Array;
+  private fat = new Float64Array(0);
+  /** DIRTY | REFAT bits of each slot since the last update (REFAT only with DIRTY: cleared through `dirty`). */
+  private flag = new Uint8Array(0);
   /** Slots moved or inserted since the last update (each once). */
-  private dirty: Int32Array;
+  private dirty = new Int32Array(0);
   private dirtyCount = 0;
   /** Slots whose fat box changed (moved out of it, or inserted): they query the tree. */
-  private refat: Int32Array;
+  private refat = new Int32Array(0);
   private refatCount = 0;
-  private removed: Int32Array;
+  private removed = new Int32Array(0);
   private removedCount = 0;
-  private readonly candidates: CandidatePairs;
+  private readonly candidates = new CandidatePairs(0);
   /** Query stamps: `stamp[slot] === epoch` while slot is a known candidate of the querying slot. */
-  private stamp: Int32Array;
+  private stamp = new Int32Array(0);
   private epoch = 0;
   /** Updates so far, and the update at which each slot last got a fat box. */
   private frame = 0;
-  private fatFrame: Int32Array;
+  private fatFrame = new Int32Array(0);
 
   /** Traversal stack. */
   private stack = new Int32Array(256);
@@ -258,37 +258,14 @@ export class Octree extends PairedBroadphase {
     this.mergeAt = this.leafCapacity >> 1;
     this.scratch = new Float64Array(2 * d);
 
-    this.nodeCapacity = 1 + 16 * this.fanout;
-    const n = this.nodeCapacity;
-    this.center = new Float64Array(d * n);
-    this.half = new Float64Array(n);
-    this.loose = new Float64Array(2 * d * n);
-    this.box = new Float64Array(2 * d * n);
-    this.child = new Int32Array(n);
-    this.parent = new Int32Array(n);
-    this.start = new Int32Array(n);
-    this.segment = new Int32Array(n);
-    this.own = new Int32Array(n);
-    this.total = new Int32Array(n);
-    this.refit = new Uint8Array(n);
-    this.freed = new Uint8Array(n);
+    this.items = new SegmentPool(2 * d);
+    this.grow(this.store.capacity);
+
+    this.growNodes(1 + 16 * this.fanout);
     for (let k = 0; k < d; k++) this.center[k] = worldCenter[k];
     this.half[0] = worldHalf;
     this.initNode(0, NONE);
     this.setLoose(0, this.center, 0, worldHalf * this.looseness, NONE);
-
-    const c = this.store.capacity;
-    this.slotNode = new Int32Array(c).fill(NONE);
-    this.slotItem = new Int32Array(c);
-    this.items = new SegmentPool(2 * d);
-    this.fat = new Float64Array(2 * d * c);
-    this.flag = new Uint8Array(c);
-    this.dirty = new Int32Array(c);
-    this.refat = new Int32Array(c);
-    this.removed = new Int32Array(c);
-    this.candidates = new CandidatePairs(c);
-    this.stamp = new Int32Array(c);
-    this.fatFrame = new Int32Array(c);
   }
 
   /** Nodes in the tree, the root included (allocated in blocks of 2^D, so a multiple of it plus 1). */
@@ -322,7 +299,7 @@ export class Octree extends PairedBroadphase {
     const s = this.store.stride;
     const box = this.store.bounds;
     for (let i = 0; i < count; i++) {
-      const slot = handles[i] & (MAX_PROXIES - 1);
+      const slot = handles[i] & SLOT_MASK;
       for (let j = 0; j < s; j++) box[slot * s + j] = bounds[i * s + j];
       this.moved(slot);
     }
@@ -332,7 +309,6 @@ export class Octree extends PairedBroadphase {
     const slot = this.store.slotOf(handle, 'remove');
     this.store.release(slot);
     this.unlink(slot);
-    this.flag[slot] |= REMOVED;
     this.removed[this.removedCount++] = slot;
   }
 
@@ -360,7 +336,6 @@ export class Octree extends PairedBroadphase {
       if (alive[slot] === 1 && (this.flag[slot] & REFAT) === 0) this.retest(slot);
     }
     for (let i = 0; i < this.dirtyCount; i++) this.flag[this.dirty[i]] = 0;
-    for (let i = 0; i < this.removedCount; i++) this.flag[this.removed[i]] = 0;
     this.dirtyCount = 0;
     this.refatCount = 0;
     this.removedCount = 0;
@@ -1010,23 +985,8 @@ export class Octree extends PairedBroadphase {
     l = this.loose; // (the node arrays may have grown)
     const old = first + oldIndex;
     // Move the old root into its place among the new children.
-    for (let k = 0; k < d; k++) this.center[old * d + k] = this.center[k];
-    for (let k = 0; k < s; k++) {
-      l[old * s + k] = l[k];
-      this.box[old * s + k] = this.box[k];
-    }
-    this.half[old] = h;
+    this.moveNode(0, old);
     this.parent[old] = 0;
-    this.child[old] = this.child[0];
-    this.start[old] = this.start[0];
-    this.segment[old] = this.segment[0];
-    this.own[old] = this.own[0];
-    this.total[old] = this.total[0];
-    this.refit[old] = this.refit[0];
-    this.freed[old] = 0;
-    for (let g = this.child[old]; g < this.child[old] + this.fanout; g++) this.parent[g] = old;
-    for (let i = this.start[old]; i < this.start[old] + this.own[old]; i++)
-      this.slotNode[this.items.slot[i]] = old;
     // The new root: twice as large, its loose cell still containing the old one.
     for (let k = 0; k < d; k++) {
       this.center[k] = c[k];
@@ -1046,8 +1006,6 @@ export class Octree extends PairedBroadphase {
    * own cell (see boxInCell), that child becomes the root.
    */
   private shrinkRoot(): void {
-    const d = this.dimensions;
-    const s = 2 * d;
     const F = this.fanout;
     for (;;) {
       const first = this.child[0];
@@ -1062,24 +1020,39 @@ export class Octree extends PairedBroadphase {
       if (only === NONE || !this.boxInCell(only)) return;
       for (let c = first; c < first + F; c++) if (c !== only && this.child[c] !== NONE) this.collapse(c);
       if (this.segment[0] > 0) this.resizeSegment(0, 0);
-      for (let k = 0; k < d; k++) this.center[k] = this.center[only * d + k];
-      for (let k = 0; k < s; k++) {
-        this.loose[k] = this.loose[only * s + k];
-        this.box[k] = this.box[only * s + k];
-      }
-      this.half[0] = this.half[only];
-      this.child[0] = this.child[only];
-      this.start[0] = this.start[only];
-      this.segment[0] = this.segment[only];
-      this.own[0] = this.own[only];
-      this.refit[0] = this.refit[only];
+      this.moveNode(only, 0);
       // The segment now belongs to the root.
       this.segment[only] = 0;
       this.own[only] = 0;
-      if (this.child[0] !== NONE) for (let g = this.child[0]; g < this.child[0] + F; g++) this.parent[g] = 0;
-      for (let i = this.start[0]; i < this.start[0] + this.own[0]; i++) this.slotNode[this.items.slot[i]] = 0;
       this.freeBlock(first);
     }
+  }
+
+  /**
+   * Node `to` takes over node `from`: cell, loose cell, fitted box, children, segment and counts; the
+   * children and proxies point to `to`. `to`'s parent is left as it was (the root's growth and
+   * shrinking, which set it themselves).
+   */
+  private moveNode(from: number, to: number): void {
+    const d = this.dimensions;
+    const s = 2 * d;
+    for (let k = 0; k < d; k++) this.center[to * d + k] = this.center[from * d + k];
+    for (let k = 0; k < s; k++) {
+      this.loose[to * s + k] = this.loose[from * s + k];
+      this.box[to * s + k] = this.box[from * s + k];
+    }
+    this.half[to] = this.half[from];
+    this.child[to] = this.child[from];
+    this.start[to] = this.start[from];
+    this.segment[to] = this.segment[from];
+    this.own[to] = this.own[from];
+    this.total[to] = this.total[from];
+    this.refit[to] = this.refit[from];
+    this.freed[to] = 0;
+    const first = this.child[to];
+    if (first !== NONE) for (let g = first; g < first + this.fanout; g++) this.parent[g] = to;
+    for (let i = this.start[to]; i < this.start[to] + this.own[to]; i++)
+      this.slotNode[this.items.slot[i]] = to;
   }
 
   /**
@@ -1177,9 +1150,10 @@ export class Octree extends PairedBroadphase {
     this.freeBlocks[this.freeBlockCount++] = first;
   }
 
+  /** Makes room for `size` nodes: the first call exactly (from empty arrays), later ones by doubling. */
   private growNodes(size: number): void {
     const d = this.dimensions;
-    let n = this.nodeCapacity;
+    let n = this.nodeCapacity === 0 ? size : this.nodeCapacity;
     while (n < size) n *= 2;
     this.nodeCapacity = n;
     this.center = growArray(this.center, d * n);

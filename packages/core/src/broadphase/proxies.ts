@@ -17,7 +17,8 @@ import type { Dimensions } from './types.js';
 export const SLOT_BITS = 20;
 /** The most proxies one broadphase can hold at once. */
 export const MAX_PROXIES = 1 << SLOT_BITS;
-const SLOT_MASK = MAX_PROXIES - 1;
+/** The slot of a handle: `handle & SLOT_MASK`. */
+export const SLOT_MASK = MAX_PROXIES - 1;
 const GENERATION_MASK = (1 << 11) - 1;
 
 const AXIS_NAMES = ['X', 'Y', 'Z'];

@@ -53,7 +53,7 @@ import { growArray } from '../growArray.js';
 import { CellGrid } from './cellGrid.js';
 import { EndpointArena } from './endpointArena.js';
 import { PairedBroadphase } from './pairedBroadphase.js';
-import { checkBounds, emitQueryResult } from './proxies.js';
+import { checkBounds, emitQueryResult, SLOT_MASK } from './proxies.js';
 import type { Broadphase, BroadphaseOptions, QueryCallback } from './types.js';
 
 /** Options of {@link SweepAndPrune}. */
@@ -251,7 +251,7 @@ export class SweepAndPrune extends PairedBroadphase {
     const dirty = this.dirty;
     let dirtyCount = this.dirtyCount;
     for (let i = 0; i < count; i++) {
-      const slot = handles[i] & 0xfffff;
+      const slot = handles[i] & SLOT_MASK;
       const o = slot * s;
       const from = i * s;
       box[o] = bounds[from];

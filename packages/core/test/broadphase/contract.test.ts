@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Dimensions } from '../../src/index.js';
+import { rng } from '../support/rng.js';
 import { Lockstep, type Op } from './harness.js';
 import { BROADPHASES } from './registry.js';
 
@@ -60,18 +61,6 @@ function opArb(d: Dimensions, style: Style): fc.Arbitrary<Op> {
     { weight: 3, arbitrary: fc.constant({ kind: 'update' as const }) },
     { weight: 1, arbitrary: box.map((b) => ({ kind: 'query' as const, box: b })) },
   );
-}
-
-/** Seeded mulberry32, for the long motion sequences. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Mover {

@@ -1,16 +1,8 @@
 /** Test meshes, transforms and an independent triangle–triangle reference for the BVH tests. */
 
-/** A deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../support/rng.js';
+
+export { rng };
 
 export interface TestMesh {
   positions: Float32Array;

@@ -18,7 +18,7 @@ import {
   sphereObbOverlap,
 } from '../../src/index.js';
 
-export { rng } from '../bvh/helpers.js';
+export { rng } from '../support/rng.js';
 
 type M3 = number[]; // row-major 3×3
 

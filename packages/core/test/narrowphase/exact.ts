@@ -3,6 +3,9 @@
  * BigInt), seeded random numbers and paper-style configuration sets in float32 lanes.
  */
 import { fillOcsiConfigs, type OcsiLanes } from '../../src/index.js';
+import { rng } from '../support/rng.js';
+
+export { rng };
 
 const view = new DataView(new ArrayBuffer(8));
 
@@ -53,18 +56,6 @@ export function exactOcsi(
   const diff = d2 - r2;
   const margin = Number((diff << 64n) / (n2 + r2 + 1n)) / 2 ** 64;
   return { overlap: diff <= 0n, margin };
-}
-
-/** A seeded uniform [0, 1) generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Plain float32 lanes (12 planes of `n`). */

@@ -1,18 +1,16 @@
 /**
  * Heap-growth probe for the Sieve detector, run in a child process of its own
  * (`TSX_TSCONFIG_PATH=<this folder>/tsconfig.json node --expose-gc --import tsx heapProbe.ts [n] [warmup]
- * [allocate]`), so no test-runner traffic shares the heap. A grid of bodies that never touch, each
- * with a few overlapping ones whose pairs are already in the engine's table; every frame the bounds
- * of all bodies breathe in and out (so proxies move, broadphase pairs begin and end, the x-order
- * changes), then `Detector.collisions` runs. Prints the heap growth of each 500-frame window (after a
- * full GC) as JSON.
+ * [allocate]`), so no test-runner traffic shares the heap. A grid of bodies that never touch; every
+ * frame the bounds of all bodies breathe in and out (so proxies move, broadphase pairs begin and end,
+ * the x-order changes), then `Detector.collisions` runs. Prints the heap growth of each 500-frame
+ * window (after a full GC) as JSON.
  */
 import Matter from 'matter-js';
 import { installSieve } from '../../src/index.js';
 
 const [nArg = '1000', warmArg = '2000', control = ''] = process.argv.slice(2);
 const allocateEachFrame = control === 'allocate';
-const withContacts = control === 'contacts';
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 const { Bodies, Composite, Detector, Engine } = Matter;
@@ -24,13 +22,11 @@ const bodies: Matter.Body[] = [];
 for (let i = 0; i < n; i++) {
   const x = (i % cols) * 10;
   const y = Math.floor(i / cols) * 10;
-  // Every 10th spot holds two overlapping boxes (a real collision whose pair the table keeps).
-  if (withContacts && i % 10 === 0) bodies.push(Bodies.rectangle(x + 2, y, 6, 6));
   bodies.push(i % 2 === 0 ? Bodies.circle(x, y, 4) : Bodies.rectangle(x, y, 7, 7));
 }
 Composite.add(engine.world, bodies);
 const sieve = installSieve(engine, { clock: false });
-Engine.update(engine, 1000 / 60); // creates the pairs of the overlapping boxes
+Engine.update(engine, 1000 / 60); // fills engine.detector.bodies (Detector.setBodies)
 const base = bodies.map((b) => [b.bounds.min.x, b.bounds.min.y, b.bounds.max.x, b.bounds.max.y]);
 let checksum = 0;
 let frameIndex = 0;
