@@ -7,6 +7,8 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: {
+      // Sub-path entries first: '@sieve/core' would otherwise match them as a prefix.
+      '@sieve/core/gpu': src('./packages/core/src/gpu/index.ts'),
       '@sieve/core': src('./packages/core/src/index.ts'),
       '@sieve/matter': src('./packages/matter/src/index.ts'),
       '@sieve/overlay': src('./packages/overlay/src/index.ts'),

@@ -1,22 +1,26 @@
 /**
  * `pnpm bench:broadphase`: the coherent-motion comparison against cannon-es, Rapier and a
  * matter-js-style sort and sweep (issue 2), then the scenarios that separate SweepAndPrune from the
- * Octree (issue 4). Writes bench/results/broadphase{,-scenarios}.{json,svg}. `--quick` runs small
- * sizes only; `--coherent` or `--scenarios` runs one part.
+ * Octree (issue 4), then the region-parallel sweep and prune's scaling and the dense scene (issue 18).
+ * Writes bench/results/broadphase{,-scenarios,-parallel}.{json,svg}. `--quick` runs small sizes only;
+ * `--coherent`, `--scenarios` or `--parallel` runs one part.
  */
 import { writeJson, writeText } from '../lib/results.js';
 import { ratio } from '../lib/stats.js';
 import { lineChart, seriesBy, svgPage } from '../lib/svg.js';
 import { runCoherent } from './coherent.js';
+import { runDenseDiagnosis, runParallel, writeParallelResults } from './parallel.js';
 import { runScenarios, writeScenarioResults } from './scenarios.js';
 
 const quick = process.argv.includes('--quick');
 const onlyScenarios = process.argv.includes('--scenarios');
 const onlyCoherent = process.argv.includes('--coherent');
+const onlyParallel = process.argv.includes('--parallel');
 const log = (line: string) => console.log(line);
 
-if (!onlyScenarios) await coherentPart();
-if (!onlyCoherent) await scenariosPart();
+if (!onlyScenarios && !onlyParallel) await coherentPart();
+if (!onlyCoherent && !onlyParallel) await scenariosPart();
+if (!onlyCoherent && !onlyScenarios) await parallelPart();
 
 async function coherentPart(): Promise<void> {
   const coherent = await runCoherent(
@@ -64,4 +68,15 @@ async function coherentPart(): Promise<void> {
 async function scenariosPart(): Promise<void> {
   console.log('\nScenarios: SweepAndPrune vs Octree vs cannon-es');
   writeScenarioResults(await runScenarios({ quick, log }), quick);
+}
+
+async function parallelPart(): Promise<void> {
+  console.log('\nParallel sweep and prune: 1, 2, 4 … workers, coherent and dense scenes');
+  const o = quick
+    ? { sizes: [5000, 20000], frames: 20, warmup: 5, budgetSeconds: 10, log }
+    : { sizes: [20000, 100000], frames: 60, warmup: 10, budgetSeconds: 40, log };
+  const rows = await runParallel(o);
+  console.log('\nDense scene: SweepAndPrune against cannon-es SAPBroadphase');
+  const diagnosis = await runDenseDiagnosis(quick ? 5000 : 20000, { ...o, frames: 20, warmup: 3 });
+  writeParallelResults(rows, diagnosis, quick);
 }

@@ -38,6 +38,7 @@ import { CENTER, SAH, MeshBVH as TmbBVH } from 'three-mesh-bvh';
 import { writeJson, writeText } from '../lib/results.js';
 import { median, rng } from '../lib/stats.js';
 import { lineChart, svgPage } from '../lib/svg.js';
+import { gpuBench } from './gpu.js';
 
 const QUICK = process.env.BVH_QUICK === '1' || process.argv.includes('--quick');
 const REPS = QUICK ? 3 : 9;
@@ -358,6 +359,8 @@ const summary = {
   rayRatio: Object.fromEntries(rayRows.map((r) => [r.size, x(r.oursRaysPerSec, r.tmbRaysPerSec)])),
 };
 console.log('summary (three-mesh-bvh time / ours):', JSON.stringify(summary));
+// GPU rows (bvh/gpu.ts): "no adapter" when WebGPU is missing.
+const gpu = await gpuBench({ quick: QUICK, reps: REPS });
 const jsonPath = writeJson('bvh', {
   benchmark: 'bvh',
   peer: 'three-mesh-bvh 0.9.17',
@@ -368,6 +371,7 @@ const jsonPath = writeJson('bvh', {
   build: buildRows,
   meshMesh: meshRows,
   rays: rayRows,
+  gpu,
 });
 
 const tris = (size: string) => buildRows.find((b) => b.size === size)!.triangles;

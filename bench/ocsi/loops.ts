@@ -11,7 +11,7 @@ import {
   ocsiPaper,
   qrfOverlap,
   qriOverlap,
-} from '@sieve/core';
+} from './variants.js';
 
 /** A timed loop over `n` interleaved configurations: returns the number of overlaps. */
 export type PerCallLoop = (cfg: Float32Array, n: number, half: Float32Array, radius: number) => number;

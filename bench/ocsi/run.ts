@@ -4,7 +4,7 @@
  * Protocol: cuboid thickness T = 1 is the unit, half extents (0.5, L* / 2, W* / 2) with L*, W* ∈ [1, 20],
  * R* ∈ {0.05, 0.5, 5}; for each (shape, R*) a set of configurations with the sphere centre uniform in a
  * spherocuboid tuned (exact Steiner volume, bisection) so 40 % of them do not overlap, then a uniform
- * random rotation; float32 storage (core's fillOcsiConfigs). Only the loop over the pre-generated
+ * random rotation; float32 storage (fillOcsiConfigs, ./configs.ts). Only the loop over the pre-generated
  * configurations is timed (median of several repetitions after warm-up), and every algorithm's overlap
  * count is checked against the batched kernel's so the work cannot vanish.
  *
@@ -17,7 +17,6 @@
  */
 
 import {
-  fillOcsiConfigs,
   OCSI_PLANES,
   OcsiBatch,
   type OcsiLanes,
@@ -27,6 +26,7 @@ import {
 import { writeJson, writeText } from '../lib/results.js';
 import { median, ratio, rng, timeOnce } from '../lib/stats.js';
 import { heatMap, svgPage } from '../lib/svg.js';
+import { fillOcsiConfigs } from './configs.js';
 import { batchInterleaved, PER_CALL } from './loops.js';
 
 const argv = process.argv.slice(2);

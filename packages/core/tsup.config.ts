@@ -1,7 +1,17 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The parallel broadphase is its own entry point (the root stays free of worker code), and its worker
+  // script its own file, loaded by `new Worker(new URL('./parallel-worker.js', import.meta.url))`.
+  entry: {
+    index: 'src/index.ts',
+    parallel: 'src/broadphase/parallel/index.ts',
+    'parallel-worker': 'src/broadphase/parallel/worker.ts',
+    // The WebGPU triangle pass: its own entry so the root never references WebGPU.
+    gpu: 'src/gpu/index.ts',
+  },
+  // `import.meta.url` in the CommonJS build (the parallel entry finds its worker file with it).
+  shims: true,
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

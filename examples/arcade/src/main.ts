@@ -32,6 +32,8 @@ export interface ArcadeHook {
   readonly ship: { x: number; y: number; vx: number; vy: number; alive: boolean };
   /** The renderer pixi picked: 'webgl', 'webgpu' or 'canvas'. */
   readonly renderer: string;
+  /** The playfield's rectangle on the screen, in CSS pixels. */
+  readonly playfield: { x: number; y: number; width: number; height: number };
   readonly overlay: Overlay;
   action(action: Action): void;
 }
@@ -47,6 +49,7 @@ const seed = Number(params.get('seed') ?? Math.floor(Math.random() * 1e9)) >>> 0
 const test = params.get('test') === '1';
 const startMode: CollisionMode = params.get('mode') === 'stock' ? 'stock' : 'sieve';
 const FLOOD = 2500;
+const OVERLAY_WIDTH = 264;
 
 async function main(): Promise<void> {
   const app = new Application();
@@ -60,13 +63,17 @@ async function main(): Promise<void> {
   });
   document.body.prepend(app.canvas);
 
+  // The overlay sits in its own column at the right; the view keeps the playfield left of it. Statistics
+  // are kept per collision mode (one segment each), the other mode's medians shown beside.
   const overlay = new Overlay({
-    title: 'Sieve arcade',
+    title: 'arcade',
     phases: ['physics', 'collision', 'broadphase', 'narrowphase', 'sync'],
     counters: ['bodies', 'candidates', 'collisions', 'pairs'],
     toggleKey: null, // the game binds O itself
     corner: 'top-right',
-    width: 310,
+    width: OVERLAY_WIDTH,
+    graphHeight: 36,
+    segment: startMode,
   });
 
   let collision: CollisionSwitch | null = null;
@@ -76,15 +83,16 @@ async function main(): Promise<void> {
     test,
     onBeforeUpdate: () => overlay.begin(physics),
     onAfterUpdate: () => {
-      overlay.end();
+      // The detector ran inside the engine update: its timings are part of 'physics', not beside it.
       collision?.recordStep();
+      overlay.end();
     },
   });
   collision = new CollisionSwitch(game.engine, overlay, startMode);
   const flood = Number(params.get('flood') ?? 0);
   if (flood > 0) game.flood(flood);
 
-  const view = new View(app, game);
+  const view = new View(app, game, () => (overlay.mode === 'hidden' ? 0 : OVERLAY_WIDTH + 8));
   const hud = document.getElementById('hud')!;
   const message = document.getElementById('message')!;
 
@@ -97,7 +105,7 @@ async function main(): Promise<void> {
         game.clearDebris();
         break;
       case 'mode':
-        collision.toggle();
+        overlay.beginSegment(collision.toggle());
         break;
       case 'overlay':
         overlay.toggle();
@@ -200,6 +208,7 @@ async function main(): Promise<void> {
       return { x: p.x, y: p.y, vx: v.x, vy: v.y, alive: game.shipAlive };
     },
     renderer: app.renderer.name,
+    playfield: view.playfield,
     overlay,
     action: act,
   };

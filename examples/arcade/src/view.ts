@@ -35,9 +35,17 @@ export class View {
   private readonly debrisTexture: Texture;
   private readonly particles: Particle[] = [];
 
+  /** The playfield's rectangle on the screen, in CSS pixels (updated every frame). */
+  readonly playfield = { x: 0, y: 0, width: 0, height: 0 };
+
+  /**
+   * @param reservedRight - CSS pixels at the right edge of the screen kept free of the playfield (where the
+   *   timing overlay sits), read every frame so the playfield grows back when the overlay is hidden.
+   */
   constructor(
     private readonly app: Application,
     game: Game,
+    private readonly reservedRight: () => number = () => 0,
   ) {
     this.field.rect(0, 0, WORLD_W, WORLD_H).fill({ color: 0x070914 }).stroke({ width: 2, color: 0x283593 });
     // A faint star field, drawn once.
@@ -76,12 +84,21 @@ export class View {
     app.stage.addChild(this.world);
   }
 
-  /** Scales and centres the world in the renderer's screen. */
+  /** Scales and centres the world in the part of the screen left of the reserved column. */
   private fit(): void {
-    const { width, height } = this.app.screen;
+    const { width: screenW, height } = this.app.screen;
+    const reserved = Math.min(this.reservedRight(), screenW / 2);
+    const width = screenW - reserved;
     const s = Math.min(width / WORLD_W, height / WORLD_H);
+    const x = (width - WORLD_W * s) / 2;
+    const y = (height - WORLD_H * s) / 2;
     this.world.scale.set(s);
-    this.world.position.set((width - WORLD_W * s) / 2, (height - WORLD_H * s) / 2);
+    this.world.position.set(x, y);
+    const p = this.playfield;
+    p.x = x;
+    p.y = y;
+    p.width = WORLD_W * s;
+    p.height = WORLD_H * s;
   }
 
   /** Brings every display object in line with the game state. */

@@ -2,8 +2,11 @@
  * End-to-end test of the arcade game in Debian's headless Chromium (playwright-core, never a downloaded
  * browser): builds the game with Vite, serves `dist` from a tiny static server on 127.0.0.1, loads the
  * test layout (`?seed=1&test=1`: one fixed step per frame, an asteroid straight ahead of the ship), then
- * thrusts, shoots, floods, switches stock ↔ Sieve, reads the overlay's exported JSON and saves a
- * screenshot to `examples/arcade/test-results/arcade.png`. Fails on any console error or page error.
+ * thrusts, shoots, floods, switches stock ↔ Sieve, reads what the overlay draws ("—" for phases stock
+ * matter-js does not report, the other mode's medians beside, an "other" row) and its exported JSON,
+ * checks that the panel leaves the playfield clear (also at 800×600), and saves screenshots to
+ * `examples/arcade/test-results/`. Fails on any console error or page error. Chromium: `CHROMIUM_PATH`,
+ * else `/usr/bin/chromium`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -33,8 +36,27 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-/** Serves `dir` on 127.0.0.1 at a free port. */
+/**
+ * The headers the built site's `_headers` file (Netlify / Cloudflare Pages format) gives every path:
+ * the test serves exactly these, so the page is cross-origin isolated only if the file is right.
+ */
+function siteHeaders(dir: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  let all = false;
+  for (const line of readFileSync(join(dir, '_headers'), 'utf8').split('\n')) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    if (!/^\s/.test(line)) all = line.trim() === '/*';
+    else if (all) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+  }
+  return headers;
+}
+
+/** Serves `dir` on 127.0.0.1 at a free port, with the headers of its `_headers` file. */
 function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const headers = siteHeaders(dir);
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     let file = normalize(join(dir, path));
@@ -47,12 +69,7 @@ function serve(dir: string): Promise<{ server: Server; url: string }> {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, {
-      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-      // As vite.config.ts: cross-origin isolation gives performance.now() 5 µs resolution.
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-embedder-policy': 'require-corp',
-    });
+    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...headers });
     res.end(readFileSync(file));
   });
   return new Promise((resolve) =>
@@ -80,8 +97,36 @@ function hook(page: Page) {
       ship: a.ship,
       renderer: a.renderer,
       overlayFrames: a.overlay.frameCount,
+      playfield: { ...a.playfield },
     };
   });
+}
+
+/** Redraws the overlay and returns every string it drew on its canvas (read from the page). */
+function drawnText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const o = window.__arcade!.overlay;
+    const ctx = o.canvas.getContext('2d')!;
+    const texts: string[] = [];
+    const original = ctx.fillText;
+    ctx.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number) {
+      texts.push(text);
+      original.call(this, text, x, y);
+    };
+    try {
+      o.draw();
+    } finally {
+      ctx.fillText = original;
+    }
+    return texts;
+  });
+}
+
+/** The words of the first drawn line that starts with `prefix` (a phase row, the legend). */
+function words(texts: string[], prefix: string): string[] {
+  const line = texts.find((t) => t.trimStart().startsWith(prefix)); // nested phases are indented
+  expect(line, `a line starting with "${prefix}" in ${JSON.stringify(texts)}`).toBeDefined();
+  return line!.trim().split(/\s+/);
 }
 
 /** Waits until the game has run `n` more frames (and physics steps) than now. */
@@ -115,6 +160,11 @@ describe('arcade game in headless Chromium', () => {
       },
     );
     expect(existsSync(join(dist, 'index.html'))).toBe(true);
+    // The static site carries its cross-origin-isolation headers for any host that reads `_headers`.
+    expect(siteHeaders(dist)).toEqual({
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    });
     ({ server, url } = await serve(dist));
     userDataDir = mkdtempSync(join(tmpdir(), 'arcade-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -185,24 +235,31 @@ describe('arcade game in headless Chromium', () => {
     expect(flooded.debris).toBe(2500);
     expect(flooded.bodies).toBeGreaterThan(2500);
 
-    // Stock ↔ Sieve: each switch keeps frames and physics steps going.
-    const modeFrames: Record<string, [number, number]> = {};
+    // Stock ↔ Sieve: each switch keeps frames and physics steps going, and starts a new overlay segment.
     await page.keyboard.press('KeyC');
     const stockStart = await hook(page);
     expect(stockStart.mode).toBe('stock');
-    const stockEnd = await advance(page, 12);
+    const stockEnd = await advance(page, 30);
     expect(stockEnd.mode).toBe('stock');
-    modeFrames.stock = [stockStart.overlayFrames, stockEnd.overlayFrames];
+    // Stock mode: matter-js reports no broadphase / narrowphase split and no candidate count — "—", not 0.
+    const stockText = await drawnText(page);
+    expect(words(stockText, 'broadphase').slice(1, 4)).toEqual(['—', '—', '—']);
+    expect(words(stockText, 'narrowphase').slice(1, 4)).toEqual(['—', '—', '—']);
+    expect(stockText.some((t) => t.includes('candidates —'))).toBe(true);
+    expect(words(stockText, 'ms').at(-1)).toBe('sieve'); // the Sieve segment's medians beside
+    expect(Number(words(stockText, 'collision')[4])).toBeGreaterThan(0);
+
     await page.keyboard.press('KeyC');
     const sieveStart = await hook(page);
     expect(sieveStart.mode).toBe('sieve');
-    const sieveEnd = await advance(page, 12);
+    const sieveEnd = await advance(page, 60);
     expect(sieveEnd.state).toBe('playing');
-    modeFrames.sieve = [sieveStart.overlayFrames, sieveEnd.overlayFrames];
 
     // The overlay: its canvas is on the page, and its exported JSON has non-zero phase timings.
-    const box = await page.locator('.sieve-overlay canvas').boundingBox();
-    expect(box && box.width > 100 && box.height > 100).toBe(true);
+    const box = (await page.locator('.sieve-overlay').boundingBox())!;
+    const canvasBox = (await page.locator('.sieve-overlay canvas').boundingBox())!;
+    expect(canvasBox.width).toBeGreaterThan(200);
+    expect(canvasBox.height).toBeGreaterThan(400); // graphs tall enough to read
     const data = (await page.evaluate(() =>
       JSON.parse(window.__arcade!.overlay.exportFrames()),
     )) as OverlayExport;
@@ -211,31 +268,61 @@ describe('arcade game in headless Chromium', () => {
       return { count: o.drawCount, ms: o.drawTimeMs, isolated: crossOriginIsolated };
     });
     expect(draws.count).toBeGreaterThan(0);
-    expect(draws.isolated).toBe(true); // COOP/COEP headers: fine-grained performance.now()
-    expect(data.version).toBe(1);
-    expect(data.frames.length).toBeGreaterThan(50);
+    // COOP/COEP from dist/_headers: SharedArrayBuffer and fine-grained performance.now().
+    expect(draws.isolated).toBe(true);
+    expect(data.version).toBe(2);
+    expect(data.segment).toBe('sieve');
+    expect(data.frames.length).toBeGreaterThan(50); // this Sieve segment only: stock frames are not mixed in
+    // (broadphase / narrowphase: only when @sieve/matter answers through its broadphase, not its sweep)
     for (const phase of ['physics', 'collision', 'render'])
       expect(data.stats.phases[phase].max, `phase ${phase}`).toBeGreaterThan(0);
-    const sum = (phase: string) => data.frames.reduce((s, f) => s + f.phases[phase], 0);
-    expect(sum('physics')).toBeGreaterThan(0);
-    expect(sum('broadphase')).toBeGreaterThan(0); // Sieve mode splits broad/narrow phase
     expect(data.frames.at(-1)!.counters.bodies).toBeGreaterThan(2500);
-    // For the report: median detector time per frame in each mode, and the overlay's own cost.
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
-    const perMode = Object.entries(modeFrames).map(([mode, [a, b]]) => {
-      const xs = data.frames.filter((f) => f.index >= a + 3 && f.index < b).map((f) => f.phases.collision);
-      return `${mode} ${median(xs).toFixed(2)} ms (${xs.length} frames)`;
-    });
+    // Per mode: the stock segment measured collision but not broadphase; this one measures both.
+    const stock = data.segments.stock;
+    expect(stock.frames).toBeGreaterThan(20);
+    expect(stock.phases.collision).toBeGreaterThan(0);
+    expect(stock.phases.broadphase).toBeNull();
+    expect(stock.counters.candidates).toBeNull();
+    // "other": frame time outside the top-level phases (physics, sync, render), never more than the frame.
+    expect(data.stats.other.median).toBeGreaterThan(0);
+    for (const f of data.frames.slice(1)) {
+      const top = (f.phases.physics ?? 0) + (f.phases.sync ?? 0) + (f.phases.render ?? 0);
+      expect(f.otherMs!).toBeLessThanOrEqual(f.frameMs! + 1e-3);
+      expect(f.otherMs! + top).toBeLessThanOrEqual(f.frameMs! + 0.5);
+    }
+    const sieveText = await drawnText(page);
+    expect(words(sieveText, 'ms')).toEqual(['ms', 'last', 'med', 'max', 'stock']);
+    expect(words(sieveText, 'broadphase')[4]).toBe('—'); // stock did not measure it
+    expect(Number(words(sieveText, 'collision')[4])).toBeCloseTo(stock.phases.collision!, 1);
+    expect(Number(words(sieveText, 'other')[2])).toBeGreaterThan(0);
+
+    // Placement: the panel sits beside the playfield, never over it.
+    const field = (await hook(page)).playfield;
+    expect(box.x).toBeGreaterThanOrEqual(field.x + field.width - 0.5);
+    const viewport = page.viewportSize()!;
+    expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+
+    // For the report: median detector time per step in each mode, and the overlay's own cost.
     console.log(
-      `arcade e2e: renderer ${start.renderer}; collision detection with 2500 debris: ${perMode.join(', ')}; ` +
+      `arcade e2e: renderer ${start.renderer}; collision detection with 2500 debris: stock ` +
+        `${stock.phases.collision!.toFixed(2)} ms (${stock.frames} frames), Sieve ` +
+        `${data.stats.phases.collision.median.toFixed(2)} ms (${data.stats.phases.collision.count} frames); ` +
         `overlay ${(draws.ms / draws.count).toFixed(3)} ms per redraw, ${data.stats.overlay.mean.toFixed(3)} ms/frame; ` +
-        `frame median ${data.stats.frame.median.toFixed(1)} ms`,
+        `frame median ${data.stats.frame.median.toFixed(1)} ms, other ${data.stats.other.median.toFixed(1)} ms`,
     );
 
-    // Screenshot, for a human to look at.
+    // Screenshots, for a human to look at: the test layout, then a small 800×600 window.
     mkdirSync(join(root, 'test-results'), { recursive: true });
     await page.screenshot({ path: screenshot });
     expect(statSync(screenshot).size).toBeGreaterThan(10_000);
+    await page.setViewportSize({ width: 800, height: 600 });
+    await advance(page, 5);
+    const small = (await hook(page)).playfield;
+    const smallBox = (await page.locator('.sieve-overlay').boundingBox())!;
+    expect(smallBox.x).toBeGreaterThanOrEqual(small.x + small.width - 0.5);
+    expect(smallBox.y + smallBox.height).toBeLessThanOrEqual(600);
+    expect(small.width).toBeGreaterThan(500); // two thirds of the window stay playfield
+    await page.screenshot({ path: join(root, 'test-results', 'arcade-800x600.png') });
 
     expect(errors).toEqual([]);
   }, 60_000);

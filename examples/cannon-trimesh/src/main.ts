@@ -1,8 +1,11 @@
 /**
  * Browser page: the demo scene drawn with three.js; a button (or the S key) switches between stock
- * cannon-es and cannon-es with Sieve installed, R resets.
+ * cannon-es and cannon-es with Sieve installed, another (or G) routes Sieve's trimesh–trimesh pair tests
+ * through the WebGPU triangle pass when the browser has WebGPU; R resets. The status line says which
+ * path runs.
  */
 import * as THREE from 'three';
+import { GpuTrimeshRouting } from './gpuContacts.js';
 import { buildScene, type Kind, restingStats, type Scene, type SceneBody } from './scene.js';
 
 const renderer = new THREE.WebGLRenderer({ antialias: true });
@@ -50,12 +53,17 @@ function geometryOf(b: SceneBody): THREE.BufferGeometry {
 let scene: Scene;
 let meshes: THREE.Mesh[] = [];
 let sieve = true;
+/** The GPU routing (created on the first switch to it), and whether it is switched on. */
+let routing: GpuTrimeshRouting | null = null;
+let gpu = false;
 
 function reset(): void {
   for (const m of meshes) view.remove(m);
   for (const g of geometries.values()) g.dispose();
   geometries.clear(); // the new scene has new shapes
+  routing?.uninstall();
   scene = buildScene(sieve);
+  if (gpu && sieve && routing) routing.install(scene.world);
   meshes = scene.bodies.map((b) => {
     const m = new THREE.Mesh(geometryOf(b), materials[b.kind]);
     view.add(m);
@@ -71,10 +79,30 @@ function toggle(): void {
   reset();
 }
 
+async function toggleGpu(): Promise<void> {
+  gpu = !gpu;
+  if (gpu && !routing) routing = await GpuTrimeshRouting.create();
+  (document.getElementById('gpu') as HTMLButtonElement).textContent = gpu
+    ? 'Trimesh pairs on the CPU'
+    : 'Trimesh pairs on the GPU';
+  reset();
+}
+
+/** Which path the trimesh–trimesh pairs take, for the status line. */
+function pathText(): string {
+  if (!scene.sieve) return 'trimesh pairs: none (stock cannon-es has no trimesh–trimesh)';
+  if (!gpu) return 'trimesh pairs: CPU (Sieve BVH)';
+  if (routing?.backend !== 'gpu') return `trimesh pairs: CPU — ${routing?.info ?? 'no WebGPU'}`;
+  const s = routing.stats;
+  return `trimesh pairs: GPU (${routing.info}) · ${s.gpuPairs} pairs, ${s.skipped} skipped on the CPU, ${s.gpuMs.toFixed(2)} ms`;
+}
+
 document.getElementById('toggle')?.addEventListener('click', toggle);
+document.getElementById('gpu')?.addEventListener('click', () => void toggleGpu());
 document.getElementById('reset')?.addEventListener('click', reset);
 window.addEventListener('keydown', (e) => {
   if (e.key === 's' || e.key === 'S') toggle();
+  if (e.key === 'g' || e.key === 'G') void toggleGpu();
   if (e.key === 'r' || e.key === 'R') reset();
 });
 window.addEventListener('resize', () => {
@@ -86,8 +114,10 @@ window.addEventListener('resize', () => {
 reset();
 const stats = document.getElementById('stats') as HTMLDivElement;
 let avg = 0;
-function frame(): void {
+async function frame(): Promise<void> {
   const t = performance.now();
+  // The GPU pass runs on the poses the step's narrowphase will see (before it integrates).
+  if (gpu && scene.sieve && routing?.backend === 'gpu') await routing.prepare();
   scene.world.step(1 / 60);
   avg = 0.95 * avg + 0.05 * (performance.now() - t);
   for (let i = 0; i < meshes.length; i++) {
@@ -97,7 +127,8 @@ function frame(): void {
   }
   const rest = restingStats(scene);
   stats.textContent = `${scene.sieve ? 'Sieve installed' : 'stock cannon-es'} · ${avg.toFixed(2)} ms/step · ${scene.world.contacts.length} contacts · ${rest.above}/${rest.total} above the floor`;
+  (document.getElementById('path') as HTMLDivElement).textContent = pathText();
   renderer.render(view, camera);
-  requestAnimationFrame(frame);
+  requestAnimationFrame(() => void frame());
 }
-requestAnimationFrame(frame);
+requestAnimationFrame(() => void frame());

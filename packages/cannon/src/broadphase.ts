@@ -1,31 +1,37 @@
 /**
- * `SieveBroadphase`: a cannon-es `Broadphase` backed by Sieve's incremental sweep and prune (or octree),
- * usable as `world.broadphase = new SieveBroadphase()`.
+ * `SieveBroadphase`: a cannon-es `Broadphase` that hands the world exactly the pairs of cannon's default
+ * `NaiveBroadphase`, in the same order, without its N² loop; `world.broadphase = new SieveBroadphase()`.
  *
- * Each `collisionPairs` call brings one proxy per body in step with `world.bodies` — bodies added or
- * removed (found by a stamp pass over `world.bodies`, O(N) and allocation-free, so bodies added or
- * removed at any moment, even with `world.bodies` edited by hand, are seen), bodies moved (the proxy gets
- * `body.aabb` after `body.updateAABB()` when `aabbNeedsUpdate`; bodies whose box did not change — static,
- * sleeping, resting — cost one comparison and no move), then lets the Sieve broadphase update its pair
- * set incrementally (`SweepAndPrune` of `@sieve/core`, following `shared/seeds/004_7b04ec2be2c8edf3.txt`
- * §1–2: per-axis endpoint lists kept sorted by insertion sort, pairs changed on swaps, regions of a
- * sparse grid). The overlapping pairs are filtered by cannon's own `needBroadphaseCollision` (collision
- * filter groups and masks; two bodies that are each static or sleeping are skipped) and emitted in the
- * order `NaiveBroadphase` emits them: by the larger index in `world.bodies`, then the smaller, with
- * `p1` the body of larger index. (Two counting-sort passes, O(pairs + N).)
+ * What it equals: `NaiveBroadphase` with the same `useBoundingBoxes` flag (false by default, as in cannon).
+ * With bounding spheres (the default) a pair is emitted when `needBroadphaseCollision` passes and
+ * |xⱼ − xᵢ|² < (rᵢ + rⱼ)² on the bodies' live `position` and `boundingRadius`, computed with cannon's own
+ * formula and operand order, for i in `world.bodies` order and j < i, `p1` the body of larger index.
+ * Nothing is cached between steps that cannon re-reads: a pose, shape, type, filter or sleep change made
+ * through the API (or by assigning fields), bodies added or removed, `world.bodies` edited by hand — all
+ * are seen at the next step, as Naive sees them. With `useBoundingBoxes = true` the test is cannon's
+ * `AABB.overlaps` on `body.aabb`, as Naive's box mode; the tree path refreshes every flagged AABB at the
+ * start of the step, where Naive refreshes only those of bodies in a pair its filter lets through (the
+ * pairs are the same; only `body.aabb` of a body no pair could include is fresher).
  *
- * What it equals: `NaiveBroadphase` with `useBoundingBoxes = true` — the same pairs, in the same order, so
- * a world stepped with either gives bit-identical bodies. Stock cannon broadphases default to bounding
- * spheres (`useBoundingBoxes = false`): their pair set is a different superset/subset of touching
- * shapes (a sphere test misses nothing for a body with one centred shape, but a long box's bounding
- * sphere overlaps far more, and off-centre compound shapes can be missed). Boxes are tighter and are
- * what Sieve's broadphases prune; the narrowphase decides contacts either way. `collisionResponse` is not
- * a broadphase filter in cannon (pairs without response still produce disabled contacts and `collide`
- * events), so it is not one here either.
+ * How: below `naiveBelow` bodies, Naive's double loop itself runs (the fixed cost of a tree is not worth
+ * it there). From `naiveBelow` bodies up, one proxy per body lives in Sieve's incremental sweep and prune (`SweepAndPrune` of `@sieve/core`: per-axis
+ * endpoint lists kept sorted by insertion sort, pairs changed on swaps, as Bullet's btAxisSweep3, over the
+ * regions of a sparse grid), or its octree. Each step one O(N) pass over `world.bodies` reads every body's
+ * numbers (and notices bodies added or removed by a stamp per record); a proxy's box is a "fat" box, as
+ * in Box2D's dynamic tree: the body's bounding-sphere box (or AABB) widened by a margin, moved only when
+ * the body's box leaves it, so resting and slow bodies cost one comparison. The sphere box is padded by a
+ * relative 2⁻⁴⁴ of its coordinates, far above float rounding, so no pair cannon's formula accepts can be
+ * missed; every candidate the tree reports is then put through cannon's exact test and
+ * `needBroadphaseCollision`, and the survivors are ordered as Naive's loop orders them (two counting-sort
+ * passes, O(pairs + N)). The switch between the two paths keeps the same pairs, so a world may grow and
+ * shrink across `naiveBelow` freely.
  *
- * Bodies whose box is not a finite, non-inverted box of extent at most `hugeExtent` (planes: cannon gives
- * them ±`Number.MAX_VALUE` bounds; bodies with NaN poses) are kept out of the tree and tested against every
- * body with cannon's own `AABB.overlaps` formula, O(N) each per step — exactly what Naive would do for them.
+ * Bodies that cannot go in the tree (a non-finite pose or radius, a radius or box wider than
+ * `hugeExtent`: planes, whose radius cannon sets to `Number.MAX_VALUE`) are tested against every body
+ * with the exact formula, O(N) each per step, as Naive tests them.
+ *
+ * `aabbQuery` (what cannon's ray casts call) is Naive's own scan: it refreshes flagged AABBs as Naive
+ * does and returns the same bodies in the same order.
  */
 import {
   growArray,
@@ -35,7 +41,7 @@ import {
   SweepAndPrune,
   type SweepAndPruneOptions,
 } from '@sieve/core';
-import { type AABB, type Body, Broadphase, type World } from 'cannon-es';
+import { type AABB, Body, Broadphase, type World } from 'cannon-es';
 
 /** Options of {@link SieveBroadphase}. */
 export interface SieveBroadphaseOptions {
@@ -46,29 +52,56 @@ export interface SieveBroadphaseOptions {
   /** Options passed to `Octree` (dimensions is always 3). */
   octree?: Omit<OctreeOptions, 'dimensions'>;
   /**
-   * A body whose AABB is wider than this on some axis (or not finite) is tested against every body
-   * instead of living in the tree. Default 1e12 (catches planes, whose boxes are ±`Number.MAX_VALUE`).
+   * A body whose bounding-sphere diameter (or AABB, in box mode) is wider than this, or not finite, is
+   * tested against every body instead of living in the tree. Default 1e12 (catches planes).
    */
   hugeExtent?: number;
+  /** Pair by AABB (cannon's `useBoundingBoxes = true`) instead of bounding spheres. Default false. */
+  useBoundingBoxes?: boolean;
+  /**
+   * Worlds with fewer bodies than this run Naive's double loop instead of the tree; the
+   * tree is dropped below three quarters of it. Same pairs either way. Default 64; 0 always uses the tree.
+   */
+  naiveBelow?: number;
+  /** How far a proxy's fat box reaches past the body's box, as a fraction of its radius. Default 0.25. */
+  margin?: number;
 }
 
 const NO_HANDLE = -1;
+/** Relative padding of a sphere box: far above the few ulps cannon's formula can round by. */
+const PAD = 2 ** -44;
+const STATIC = Body.STATIC;
+const SLEEPING = Body.SLEEPING;
+const stockNeed = Broadphase.prototype.needBroadphaseCollision;
 
 /** The Sieve broadphase interface plus the batched calls both SweepAndPrune and Octree have. */
 type Tree = SweepAndPrune | Octree;
 
-/** cannon-es `Broadphase` on Sieve's incremental sweep and prune (or octree). */
+/** cannon-es `Broadphase` with `NaiveBroadphase`'s pairs, on Sieve's incremental sweep and prune. */
 export class SieveBroadphase extends Broadphase {
   /** Which Sieve broadphase is in use. */
   readonly kind: 'sap' | 'octree';
+  /** Bodies below which Naive's loop runs instead of the tree. */
+  readonly naiveBelow: number;
   private readonly hugeExtent: number;
+  private readonly margin: number;
   private readonly options: SieveBroadphaseOptions;
   private tree: Tree;
+  /** Whether the tree holds the bodies (false while the world is small), and in which mode. */
+  private treeOn = false;
+  private treeBoxes = false;
 
   // Records: one per tracked body.
   private recBody: (Body | null)[] = [];
   private recHandle = new Int32Array(64);
-  private recBounds = new Float64Array(6 * 64);
+  /** The proxy's (fat) box in the tree, min x, y, z, max x, y, z; for untreed bodies their own box. */
+  private fat = new Float64Array(6 * 64);
+  /** What cannon's test reads: x, y, z, boundingRadius (spheres) or the AABB (boxes). */
+  private exact = new Float64Array(6 * 64);
+  private recGroup = new Int32Array(64);
+  private recMask = new Int32Array(64);
+  /** Static or sleeping (`needBroadphaseCollision` skips a pair of two such bodies). */
+  private recStill = new Uint8Array(64);
   private recStamp = new Int32Array(64);
   /** Position in `world.bodies` at the last sync. */
   private recIndex = new Int32Array(64);
@@ -84,7 +117,7 @@ export class SieveBroadphase extends Broadphase {
   private specials: number[] = [];
   private stamp = 0;
 
-  // Per-sync scratch.
+  // Per-step scratch.
   private moveHandles = new Int32Array(64);
   private moveBounds = new Float64Array(6 * 64);
   private pairHi = new Int32Array(64);
@@ -92,15 +125,7 @@ export class SieveBroadphase extends Broadphase {
   private tmpHi = new Int32Array(64);
   private tmpLo = new Int32Array(64);
   private counts = new Int32Array(64);
-  private queryOut: number[] = [];
-  private readonly queryBox = new Float64Array(6);
-  /** Set by world 'addBody'/'removeBody' events: aabbQuery must sync first. */
-  private membershipChanged = true;
-  private readonly onMembership = (): void => {
-    this.membershipChanged = true;
-  };
-
-  /** Pairs the tree reported at the last `collisionPairs` (before filtering), for statistics. */
+  /** Candidate pairs the tree reported at the last `collisionPairs` (before the exact test). */
   rawPairCount = 0;
 
   constructor(options: SieveBroadphaseOptions = {}) {
@@ -113,14 +138,24 @@ export class SieveBroadphase extends Broadphase {
     if (typeof huge !== 'number' || !(huge > 0)) {
       throw new RangeError(`SieveBroadphase: hugeExtent must be a positive number, got ${String(huge)}`);
     }
+    const naiveBelow = options.naiveBelow ?? 64;
+    if (!Number.isInteger(naiveBelow) || naiveBelow < 0) {
+      throw new RangeError(`SieveBroadphase: naiveBelow must be a non-negative integer, got ${naiveBelow}`);
+    }
+    const margin = options.margin ?? 0.25;
+    if (typeof margin !== 'number' || !(margin >= 0) || margin === Number.POSITIVE_INFINITY) {
+      throw new RangeError(`SieveBroadphase: margin must be a finite number >= 0, got ${String(margin)}`);
+    }
     this.kind = kind;
     this.hugeExtent = huge;
+    this.naiveBelow = naiveBelow;
+    this.margin = margin;
     this.options = options;
-    this.useBoundingBoxes = true;
+    this.useBoundingBoxes = options.useBoundingBoxes ?? false;
     this.tree = this.makeTree();
   }
 
-  /** Bodies tracked (should equal `world.bodies.length` after a sync). */
+  /** Bodies tracked by the tree (equals `world.bodies.length` after a sync; 0 while on Naive's loop). */
   get bodyCount(): number {
     return this.live;
   }
@@ -135,130 +170,112 @@ export class SieveBroadphase extends Broadphase {
     return this.tree;
   }
 
+  /**
+   * Each record's box as synced at the start of the step (6 numbers a record; a superset of the body's
+   * AABB), or null when the tree does not hold boxes that contain current AABBs (sphere mode, or a small
+   * world on Naive's loop). For this package's bullets.
+   */
+  get recBounds(): Float64Array | null {
+    return this.treeOn && this.treeBoxes ? this.fat : null;
+  }
+
   override setWorld(world: World): void {
     if (this.world === world) return;
     this.detach();
     this.world = world;
-    world.addEventListener('addBody', this.onMembership);
-    world.addEventListener('removeBody', this.onMembership);
-    this.membershipChanged = true;
     this.dirty = true;
   }
 
-  /** Forgets the world (removes its listeners and every proxy). */
+  /** Forgets the world and every proxy. */
   detach(): void {
-    if (this.world) {
-      this.world.removeEventListener('addBody', this.onMembership);
-      this.world.removeEventListener('removeBody', this.onMembership);
-    }
     this.world = null;
     this.clear();
   }
 
   override collisionPairs(world: World, p1: Body[], p2: Body[]): void {
     if (this.world !== world) this.setWorld(world);
-    this.sync(world);
     const bodies = world.bodies;
-    let count = 0;
-    // Pairs from the tree.
-    const tree = this.tree;
-    const pairs = tree.pairBuffers().pairs;
-    const n = tree.pairCount;
-    this.rawPairCount = n;
-    if (this.pairHi.length < n + 16) this.growPairs(n + 16);
-    const recOfSlot = this.recOfSlot;
-    const recBody = this.recBody;
+    const n = bodies.length;
+    if (n < this.naiveBelow && (!this.treeOn || 4 * n < 3 * this.naiveBelow)) {
+      if (this.treeOn) this.clear();
+      this.naivePairs(bodies, p1, p2);
+      return;
+    }
+    this.sync(world);
+    const custom = this.needBroadphaseCollision !== stockNeed;
     const recIndex = this.recIndex;
-    for (let k = 0; k < n; k++) {
-      let rHi = recOfSlot[pairs[2 * k] & SLOT_MASK];
-      let rLo = recOfSlot[pairs[2 * k + 1] & SLOT_MASK];
-      if (recIndex[rHi] < recIndex[rLo]) {
-        const t = rHi;
-        rHi = rLo;
-        rLo = t;
+    const recOfSlot = this.recOfSlot;
+    let count = 0;
+    // Candidates from the tree, through cannon's filter and exact test.
+    const pairs = this.tree.pairBuffers().pairs;
+    const np = this.tree.pairCount;
+    this.rawPairCount = np;
+    if (this.pairHi.length < np + 16) this.growPairs(np + 16);
+    for (let k = 0; k < np; k++) {
+      const a = recOfSlot[pairs[2 * k] & SLOT_MASK];
+      const b = recOfSlot[pairs[2 * k + 1] & SLOT_MASK];
+      if (recIndex[a] > recIndex[b] ? this.keep(a, b, custom) : this.keep(b, a, custom)) {
+        this.pairHi[count] = Math.max(recIndex[a], recIndex[b]);
+        this.pairLo[count] = Math.min(recIndex[a], recIndex[b]);
+        count++;
       }
-      if (!this.needBroadphaseCollision(recBody[rHi] as Body, recBody[rLo] as Body)) continue;
-      this.pairHi[count] = recIndex[rHi];
-      this.pairLo[count] = recIndex[rLo];
-      count++;
     }
     // Special bodies against every body (and each other once).
     const specials = this.specials;
     for (let s = 0; s < specials.length; s++) {
       const rs = specials[s];
       const is = recIndex[rs];
-      const bs = recBody[rs] as Body;
-      for (let i = 0; i < bodies.length; i++) {
-        const b = bodies[i];
-        if (b === bs) continue;
-        const r = this.recOfId[b.id];
+      for (let i = 0; i < n; i++) {
+        if (i === is) continue;
+        const r = this.recOfId[bodies[i].id];
         // Another special body: pair it once, from the one earlier in the list.
         if (this.recSpecial[r] >= 0 && this.recSpecial[r] <= s) continue;
-        // Naive tests bodies[hi].aabb.overlaps(bodies[lo].aabb): keep the operand order (NaN cases).
-        const ra = is > i ? rs : r;
-        const rb = is > i ? r : rs;
-        if (!boxesOverlap(this.recBounds, 6 * ra, this.recBounds, 6 * rb)) continue;
-        const hi = Math.max(is, i);
-        const lo = Math.min(is, i);
-        if (!this.needBroadphaseCollision(bodies[hi], bodies[lo])) continue;
+        if (!(is > i ? this.keep(rs, r, custom) : this.keep(r, rs, custom))) continue;
         if (count === this.pairHi.length) this.growPairs(count + 1);
-        this.pairHi[count] = hi;
-        this.pairLo[count] = lo;
+        this.pairHi[count] = Math.max(is, i);
+        this.pairLo[count] = Math.min(is, i);
         count++;
       }
     }
-    this.sortPairs(count, bodies.length);
-    const ph = this.pairHi;
-    const pl = this.pairLo;
+    this.sortPairs(count, n);
+    const sh = this.pairHi;
+    const sl = this.pairLo;
     for (let k = 0; k < count; k++) {
-      p1.push(bodies[ph[k]]);
-      p2.push(bodies[pl[k]]);
+      p1.push(bodies[sh[k]]);
+      p2.push(bodies[sl[k]]);
     }
   }
 
   /**
-   * Every body whose AABB overlaps `aabb` (inclusive), in `world.bodies` order — the same bodies and
-   * order as `NaiveBroadphase.aabbQuery`. Uses the tree; re-syncs first if the world stepped, or bodies
-   * were added or removed, since the last sync (set `dirty = true` after moving bodies by hand between
-   * steps, as cannon's SAPBroadphase also requires).
+   * Every body whose AABB overlaps `aabb` (inclusive), in `world.bodies` order: `NaiveBroadphase`'s own
+   * scan, refreshing the AABBs flagged `aabbNeedsUpdate` as it does, so ray casts see what stock sees.
    */
   override aabbQuery(world: World, aabb: AABB, result: Body[] = []): Body[] {
-    if (this.world !== world) this.setWorld(world);
-    if (this.dirty || this.membershipChanged) this.sync(world);
-    const q = this.queryBox;
-    writeBox(q, 0, aabb);
     const bodies = world.bodies;
-    if (!isTreeBox(q, 0, Number.POSITIVE_INFINITY)) {
-      // A query the tree cannot take (infinite or inverted): Naive's scan.
-      for (let i = 0; i < bodies.length; i++) if (bodies[i].aabb.overlaps(aabb)) result.push(bodies[i]);
-      return result;
+    for (let i = 0; i < bodies.length; i++) {
+      const b = bodies[i];
+      if (b.aabbNeedsUpdate) b.updateAABB();
+      if (b.aabb.overlaps(aabb)) result.push(b);
     }
-    const found = this.queryOut;
-    found.length = 0;
-    this.tree.queryBounds(q, found);
-    for (let k = 0; k < found.length; k++) found[k] = this.recIndex[this.recOfSlot[found[k] & SLOT_MASK]];
-    for (let s = 0; s < this.specials.length; s++) {
-      const r = this.specials[s];
-      if ((this.recBody[r] as Body).aabb.overlaps(aabb)) found.push(this.recIndex[r]);
-    }
-    found.sort(ascending);
-    for (let k = 0; k < found.length; k++) result.push(bodies[found[k]]);
-    found.length = 0;
     return result;
   }
 
   /**
-   * Brings the proxies in line with `world.bodies` and their AABBs, and updates the tree's pairs. Called
-   * by `collisionPairs`; public for tools that want the tree current between steps.
+   * Brings the tree in line with `world.bodies` and the bodies' current numbers, and updates its pairs.
+   * Called by `collisionPairs` from `naiveBelow` bodies up; public for tools that want the tree current.
    */
   sync(world: World): void {
     const bodies = world.bodies;
+    const boxes = this.useBoundingBoxes;
+    if (this.treeOn && boxes !== this.treeBoxes) this.clear();
+    this.treeOn = true;
+    this.treeBoxes = boxes;
     const stamp = ++this.stamp;
-    let moves = 0;
     const huge = this.hugeExtent;
+    const margin = this.margin;
+    let moves = 0;
     for (let i = 0; i < bodies.length; i++) {
       const body = bodies[i];
-      if (body.aabbNeedsUpdate) body.updateAABB();
       const id = body.id;
       if (id >= this.recOfId.length) {
         const old = this.recOfId.length;
@@ -271,18 +288,48 @@ export class SieveBroadphase extends Broadphase {
       if (added) r = this.addRecord(body);
       this.recIndex[r] = i;
       this.recStamp[r] = stamp;
+      this.recGroup[r] = body.collisionFilterGroup | 0;
+      this.recMask[r] = body.collisionFilterMask | 0;
+      this.recStill[r] = (body.type & STATIC) !== 0 || body.sleepState === SLEEPING ? 1 : 0;
       const o = 6 * r;
-      const b = this.recBounds;
-      if (added) {
-        writeBox(b, o, body.aabb);
-        if (isTreeBox(b, o, huge)) this.insertProxy(r);
-        else this.addSpecial(r);
-        continue;
+      const ex = this.exact;
+      const fat = this.fat;
+      // The body's own box into BOX, and how far its fat box reaches past it.
+      let reach: number;
+      if (boxes) {
+        if (body.aabbNeedsUpdate) body.updateAABB();
+        const l = body.aabb.lowerBound;
+        const u = body.aabb.upperBound;
+        BOX[0] = ex[o] = l.x;
+        BOX[1] = ex[o + 1] = l.y;
+        BOX[2] = ex[o + 2] = l.z;
+        BOX[3] = ex[o + 3] = u.x;
+        BOX[4] = ex[o + 4] = u.y;
+        BOX[5] = ex[o + 5] = u.z;
+        reach = 0.5 * Math.max(BOX[3] - BOX[0], BOX[4] - BOX[1], BOX[5] - BOX[2]);
+      } else {
+        const p = body.position;
+        const rad = body.boundingRadius;
+        ex[o] = p.x;
+        ex[o + 1] = p.y;
+        ex[o + 2] = p.z;
+        ex[o + 3] = rad;
+        // (x − r) − e is below x − r by far more than its two roundings: an outward-rounded box.
+        const e = (Math.max(Math.abs(p.x), Math.abs(p.y), Math.abs(p.z)) + rad) * PAD;
+        for (let k = 0; k < 3; k++) {
+          BOX[k] = ex[o + k] - rad - e;
+          BOX[k + 3] = ex[o + k] + rad + e;
+        }
+        reach = rad >= 0 ? rad : Number.NaN;
       }
-      if (sameBox(b, o, body.aabb)) continue;
-      writeBox(b, o, body.aabb);
-      const inTree = this.recHandle[r] !== NO_HANDLE;
-      const fits = isTreeBox(b, o, huge);
+      const fits = reach >= 0 && isTreeBox(BOX, huge);
+      const inTree = !added && this.recHandle[r] !== NO_HANDLE;
+      if (inTree && fits && contains(fat, o, BOX)) continue; // still inside its fat box: nothing moves
+      const m = fits ? margin * reach : 0;
+      for (let k = 0; k < 3; k++) {
+        fat[o + k] = BOX[k] - m;
+        fat[o + 3 + k] = BOX[k + 3] + m;
+      }
       if (inTree && fits) {
         if (moves === this.moveHandles.length) {
           this.moveHandles = growArray(this.moveHandles, moves + 1);
@@ -290,7 +337,7 @@ export class SieveBroadphase extends Broadphase {
         }
         this.moveHandles[moves] = this.recHandle[r];
         const mo = 6 * moves;
-        for (let k = 0; k < 6; k++) this.moveBounds[mo + k] = b[o + k];
+        for (let k = 0; k < 6; k++) this.moveBounds[mo + k] = fat[o + k];
         moves++;
       } else if (inTree) {
         this.tree.remove(this.recHandle[r]);
@@ -299,6 +346,8 @@ export class SieveBroadphase extends Broadphase {
       } else if (fits) {
         this.removeSpecial(r);
         this.insertProxy(r);
+      } else if (this.recSpecial[r] < 0) {
+        this.addSpecial(r);
       }
     }
     // Bodies gone from the world: every live record not stamped by this pass.
@@ -309,8 +358,67 @@ export class SieveBroadphase extends Broadphase {
     }
     if (moves > 0) this.tree.moveMany(this.moveHandles, this.moveBounds, moves);
     this.tree.update();
-    this.membershipChanged = false;
     this.dirty = false;
+  }
+
+  /**
+   * Whether Naive emits the pair of records `hi` (the body of larger index) and `lo`: its filter
+   * (`needBroadphaseCollision`, inlined on the synced numbers unless overridden), then its exact test.
+   */
+  private keep(hi: number, lo: number, custom: boolean): boolean {
+    if (custom) {
+      if (!this.needBroadphaseCollision(this.recBody[hi] as Body, this.recBody[lo] as Body)) return false;
+    } else if (
+      (this.recGroup[hi] & this.recMask[lo]) === 0 ||
+      (this.recGroup[lo] & this.recMask[hi]) === 0 ||
+      (this.recStill[hi] & this.recStill[lo]) !== 0
+    ) {
+      return false;
+    }
+    return this.treeBoxes
+      ? boxesOverlap(this.exact, 6 * hi, 6 * lo)
+      : spheresOverlap(this.exact, 6 * hi, 6 * lo);
+  }
+
+  /** Naive's double loop (in sphere mode with cannon's filter: inlined, body i's numbers read once). */
+  private naivePairs(bodies: Body[], p1: Body[], p2: Body[]): void {
+    const n = bodies.length;
+    if (this.useBoundingBoxes || this.needBroadphaseCollision !== stockNeed) {
+      // Literally Naive's loop (its lazy AABB refresh and any overridden filter included).
+      for (let i = 0; i !== n; i++) {
+        for (let j = 0; j !== i; j++) {
+          const bi = bodies[i];
+          const bj = bodies[j];
+          if (!this.needBroadphaseCollision(bi, bj)) continue;
+          this.intersectionTest(bi, bj, p1, p2);
+        }
+      }
+      return;
+    }
+    // The loop itself, with body i's numbers read once.
+    for (let i = 1; i < n; i++) {
+      const bi = bodies[i];
+      const gi = bi.collisionFilterGroup;
+      const mi = bi.collisionFilterMask;
+      const si = (bi.type & STATIC) !== 0 || bi.sleepState === SLEEPING;
+      const pi = bi.position;
+      const ri = bi.boundingRadius;
+      for (let j = 0; j < i; j++) {
+        const bj = bodies[j];
+        if ((gi & bj.collisionFilterMask) === 0 || (bj.collisionFilterGroup & mi) === 0) continue;
+        if (si && ((bj.type & STATIC) !== 0 || bj.sleepState === SLEEPING)) continue;
+        // cannon: r = xj − xi, |r|² < (ri + rj)²
+        const pj = bj.position;
+        const dx = pj.x - pi.x;
+        const dy = pj.y - pi.y;
+        const dz = pj.z - pi.z;
+        const sr = ri + bj.boundingRadius;
+        if (dx * dx + dy * dy + dz * dz < sr * sr) {
+          p1.push(bi);
+          p2.push(bj);
+        }
+      }
+    }
   }
 
   private makeTree(): Tree {
@@ -328,6 +436,7 @@ export class SieveBroadphase extends Broadphase {
     this.recUsed = 0;
     this.live = 0;
     this.specials.length = 0;
+    this.treeOn = false;
     this.tree = this.makeTree();
   }
 
@@ -337,11 +446,16 @@ export class SieveBroadphase extends Broadphase {
     else {
       r = this.recUsed++;
       if (r === this.recHandle.length) {
-        this.recHandle = growArray(this.recHandle, r + 1);
-        this.recBounds = growArray(this.recBounds, 6 * (r + 1));
-        this.recStamp = growArray(this.recStamp, r + 1);
-        this.recIndex = growArray(this.recIndex, r + 1);
-        this.recSpecial = growArray(this.recSpecial, r + 1);
+        const n = r + 1;
+        this.recHandle = growArray(this.recHandle, n);
+        this.fat = growArray(this.fat, 6 * n);
+        this.exact = growArray(this.exact, 6 * n);
+        this.recGroup = growArray(this.recGroup, n);
+        this.recMask = growArray(this.recMask, n);
+        this.recStill = growArray(this.recStill, n);
+        this.recStamp = growArray(this.recStamp, n);
+        this.recIndex = growArray(this.recIndex, n);
+        this.recSpecial = growArray(this.recSpecial, n);
       }
     }
     this.recBody[r] = body;
@@ -379,10 +493,10 @@ export class SieveBroadphase extends Broadphase {
     this.recSpecial[r] = -1;
   }
 
-  /** Puts record `r`'s stored box in the tree. */
+  /** Puts record `r`'s fat box in the tree. */
   private insertProxy(r: number): void {
     const o = 6 * r;
-    const h = this.tree.insert(this.recBounds.subarray(o, o + 6));
+    const h = this.tree.insert(this.fat.subarray(o, o + 6));
     this.recHandle[r] = h;
     const slot = h & SLOT_MASK;
     this.recOfSlot = growArray(this.recOfSlot, slot + 1);
@@ -412,7 +526,7 @@ export class SieveBroadphase extends Broadphase {
 
 /**
  * One stable counting-sort pass: reorders the pairs `(key[k], other[k])` by `key` into
- * `outOther/outKey`... written so the second pass reads the first one's output.
+ * `outKey/outOther`, so the second pass reads the first one's output.
  */
 function countingPass(
   key: Int32Array,
@@ -433,62 +547,51 @@ function countingPass(
   }
 }
 
-function ascending(a: number, b: number): number {
-  return a - b;
-}
-
-/** Equal, with NaN equal to NaN. */
-function same(a: number, b: number): boolean {
-  return a === b || (Number.isNaN(a) && Number.isNaN(b));
-}
-
 /**
- * Whether the box at `b[o..o+6)` equals `aabb`. Not `!==`: NaN must compare equal to NaN here or a NaN
- * body would move every step.
+ * cannon's `doBoundingSphereBroadphase` on two records (x, y, z, r each), `hi` the body of larger index:
+ * r = x_lo − x_hi, |r|² < (r_hi + r_lo)², term for term.
  */
-function sameBox(b: Float64Array, o: number, aabb: AABB): boolean {
-  const l = aabb.lowerBound;
-  const u = aabb.upperBound;
-  return (
-    same(b[o], l.x) &&
-    same(b[o + 1], l.y) &&
-    same(b[o + 2], l.z) &&
-    same(b[o + 3], u.x) &&
-    same(b[o + 4], u.y) &&
-    same(b[o + 5], u.z)
-  );
+function spheresOverlap(e: Float64Array, hi: number, lo: number): boolean {
+  const dx = e[lo] - e[hi];
+  const dy = e[lo + 1] - e[hi + 1];
+  const dz = e[lo + 2] - e[hi + 2];
+  const s = e[hi + 3] + e[lo + 3];
+  return dx * dx + dy * dy + dz * dz < s * s;
 }
 
-/** Copies `aabb` into `b[o..o+6)` as min x, y, z, max x, y, z. */
-function writeBox(b: Float64Array, o: number, aabb: AABB): void {
-  const l = aabb.lowerBound;
-  const u = aabb.upperBound;
-  b[o] = l.x;
-  b[o + 1] = l.y;
-  b[o + 2] = l.z;
-  b[o + 3] = u.x;
-  b[o + 4] = u.y;
-  b[o + 5] = u.z;
-}
-
-/** Whether the box at `b[o..o+6)` can go in the tree: finite, not inverted, no wider than `huge`. */
-function isTreeBox(b: ArrayLike<number>, o: number, huge: number): boolean {
+/** cannon-es `AABB.overlaps` of box `a` (this) and box `b`, term for term (so NaN behaves as in cannon). */
+function boxesOverlap(e: Float64Array, a: number, b: number): boolean {
   for (let k = 0; k < 3; k++) {
-    const lo = b[o + k];
-    const hi = b[o + 3 + k];
+    const l1 = e[a + k];
+    const u1 = e[a + 3 + k];
+    const l2 = e[b + k];
+    const u2 = e[b + 3 + k];
+    if (!((l2 <= u1 && u1 <= u2) || (l1 <= u2 && u2 <= u1))) return false;
+  }
+  return true;
+}
+
+/** Scratch box of the body being synced: min x, y, z, max x, y, z. */
+const BOX = new Float64Array(6);
+
+/** Whether a box can go in the tree: finite, not inverted, no wider than `huge` on any axis. */
+function isTreeBox(b: Float64Array, huge: number): boolean {
+  for (let k = 0; k < 3; k++) {
+    const lo = b[k];
+    const hi = b[k + 3];
     if (!(lo <= hi) || !(hi - lo <= huge) || lo - lo !== 0 || hi - hi !== 0) return false;
   }
   return true;
 }
 
-/** cannon-es `AABB.overlaps` on two stored boxes, term for term (so NaN behaves as in cannon). */
-function boxesOverlap(a: Float64Array, ao: number, b: Float64Array, bo: number): boolean {
-  for (let k = 0; k < 3; k++) {
-    const l1 = a[ao + k];
-    const u1 = a[ao + 3 + k];
-    const l2 = b[bo + k];
-    const u2 = b[bo + 3 + k];
-    if (!((l2 <= u1 && u1 <= u2) || (l1 <= u2 && u2 <= u1))) return false;
-  }
-  return true;
+/** Whether the fat box at `fat[o..o+6)` contains box `b`. */
+function contains(fat: Float64Array, o: number, b: Float64Array): boolean {
+  return (
+    fat[o] <= b[0] &&
+    fat[o + 1] <= b[1] &&
+    fat[o + 2] <= b[2] &&
+    fat[o + 3] >= b[3] &&
+    fat[o + 4] >= b[4] &&
+    fat[o + 5] >= b[5]
+  );
 }

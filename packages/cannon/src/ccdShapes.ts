@@ -19,16 +19,15 @@
  * (the engine's solver has that contact), the core's time of impact still stops its centre from
  * crossing the body — Box2D v3's fallback for a fast shape that starts touching (`solver.c`,
  * `b2ContinuousQueryCallback`, `B2_CORE_FRACTION`), on the conservative advancement of
- * seeds/003_242aab26ee069742.txt §2.4 that `timeOfImpact` implements.
+ * the hard-rigid-body event-driven MD paper (§2.4) that `timeOfImpact` implements.
  *
  * Caches are keyed by the body (parts) and by the shape (BVHs, convex bounds) in `WeakMap`s. A part is
  * rebuilt when the body's shape list changes; a heightfield's or convex shape's cached geometry is
  * rebuilt when its data or vertex array is replaced or resized, or when {@link refreshCcdShape} is
  * called after editing it in place.
  */
-import { type CcdBox, type CcdMesh, type CcdSphere, MeshBVH } from '@sieve/core';
+import { type CcdBox, type CcdMesh, type CcdSphere, MeshBVH, quatRotate } from '@sieve/core';
 import { type Body, type ConvexPolyhedron, type Heightfield, Shape, type Trimesh } from 'cannon-es';
-import { rotateVec } from './quat.js';
 import { trimeshBVH } from './trimeshCache.js';
 
 /** No continuous collision for this shape. */
@@ -273,7 +272,10 @@ const ROTATED = new Float64Array(3);
 
 /** out += R(q)·(x, y, z) for a unit quaternion q = [x, y, z, w]. */
 function addRotated(q: Float64Array, x: number, y: number, z: number, out: Float64Array): void {
-  rotateVec(q, x, y, z, ROTATED);
+  ROTATED[0] = x;
+  ROTATED[1] = y;
+  ROTATED[2] = z;
+  quatRotate(q, 0, ROTATED, 0, ROTATED, 0);
   out[0] += ROTATED[0];
   out[1] += ROTATED[1];
   out[2] += ROTATED[2];

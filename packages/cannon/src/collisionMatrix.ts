@@ -10,6 +10,11 @@
  * keys (linear probing, load ≤ 1/2, as Bullet's btHashedOverlappingPairCache and `@sieve/core`'s
  * `PairSet`) with a dense list of the entries in use, so `reset()` clears only those.
  *
+ * Pairs whose flat index (below) is under 2²¹ — every pair of a world of up to 2 048 bodies — live in a
+ * dense byte array indexed exactly as cannon's, with a list of the indices set so `reset()` clears only
+ * those: a small world pays an index computation and a byte per `get`/`set`, as with the stock array,
+ * and never hashes. Only pairs past that index go to the hash table.
+ *
  * Semantics are the array's, exactly: entries are keyed by `body.index` (the body's position in
  * `world.bodies`, which cannon renumbers when a body is removed), `get` returns 1 for a pair set to true
  * and 0 otherwise, and `setNumObjects(n)` forgets the entries that the array would lose when its length
@@ -22,6 +27,9 @@ import { growArray } from '@sieve/core';
 export interface IndexedBody {
   index: number;
 }
+
+/** Flat indices below this are kept in the dense byte array (2 MiB at most). */
+const DENSE_MAX = 1 << 21;
 
 /** Hash of an integer pair (the mix of `@sieve/core`'s `PairSet`); shared with `PairOverlapKeeper`. */
 export function pairHash(i: number, j: number): number {
@@ -36,6 +44,11 @@ export function pairHash(i: number, j: number): number {
  * `ArrayCollisionMatrix` (`get`, `set`, `reset`, `setNumObjects`).
  */
 export class PairCollisionMatrix {
+  /** Dense part: one byte per flat index below `dense.length` (grown up to DENSE_MAX). */
+  private dense = new Uint8Array(64);
+  /** Flat indices set in `dense` since the last reset (each once). */
+  private denseList = new Int32Array(64);
+  private denseCount = 0;
   /** Dense entries: larger index `i`, smaller index `j`, value (0 or 1). */
   private hi = new Int32Array(64);
   private lo = new Int32Array(64);
@@ -50,19 +63,50 @@ export class PairCollisionMatrix {
 
   /** Number of entries stored (pairs set since the last reset, whether to true or false). */
   get entryCount(): number {
-    return this.size;
+    return this.size + this.denseCount;
   }
 
   /** 1 if the pair was set to true since the last reset, else 0 (the array form gives 0/1/undefined). */
   get(bi: IndexedBody, bj: IndexedBody): number {
-    const e = this.find(Math.max(bi.index, bj.index), Math.min(bi.index, bj.index));
+    let i = bi.index;
+    let j = bj.index;
+    if (j > i) {
+      const t = i;
+      i = j;
+      j = t;
+    }
+    const flat = (i * (i + 1)) / 2 + j - 1;
+    if (flat >= 0 && flat < DENSE_MAX) return flat < this.dense.length ? this.dense[flat] & 1 : 0;
+    const e = this.find(i, j);
     return e < 0 ? 0 : this.value[e];
   }
 
   /** Records whether the pair collides. */
   set(bi: IndexedBody, bj: IndexedBody, value: boolean | number): void {
-    const i = Math.max(bi.index, bj.index);
-    const j = Math.min(bi.index, bj.index);
+    let i = bi.index;
+    let j = bj.index;
+    if (j > i) {
+      const t = i;
+      i = j;
+      j = t;
+    }
+    const flat = (i * (i + 1)) / 2 + j - 1;
+    if (flat >= 0 && flat < DENSE_MAX) {
+      if (flat >= this.dense.length) {
+        if (!value) return;
+        this.growDense(flat + 1);
+      }
+      const d = this.dense[flat];
+      // bit 1: listed since the last reset; bit 0: the value
+      if (d === 0) {
+        if (!value) return; // an absent entry already reads 0
+        if (this.denseCount === this.denseList.length)
+          this.denseList = growArray(this.denseList, this.denseCount + 1);
+        this.denseList[this.denseCount++] = flat;
+        this.dense[flat] = 3;
+      } else this.dense[flat] = value ? 3 : 2;
+      return;
+    }
     let e = this.find(i, j);
     if (e < 0) {
       if (!value) return; // an absent entry already reads 0
@@ -73,6 +117,10 @@ export class PairCollisionMatrix {
 
   /** Forgets every pair: O(pairs set), not O(N²). */
   reset(): void {
+    const dense = this.dense;
+    const list = this.denseList;
+    for (let k = 0; k < this.denseCount; k++) dense[list[k]] = 0;
+    this.denseCount = 0;
     const n = this.size;
     if (n === 0) return;
     if (n * 8 < this.table.length) {
@@ -95,6 +143,14 @@ export class PairCollisionMatrix {
    */
   setNumObjects(n: number): void {
     const length = (n * (n - 1)) / 2;
+    let k = 0;
+    while (k < this.denseCount) {
+      const flat = this.denseList[k];
+      if (flat >= length) {
+        this.dense[flat] = 0;
+        this.denseList[k] = this.denseList[--this.denseCount];
+      } else k++;
+    }
     let e = 0;
     while (e < this.size) {
       const i = this.hi[e];
@@ -106,6 +162,15 @@ export class PairCollisionMatrix {
 
   /** Calls `fn(i, j)` (body indices, `i > j`) for every pair currently set to true. */
   forEachSet(fn: (i: number, j: number) => void): void {
+    for (let k = 0; k < this.denseCount; k++) {
+      const flat = this.denseList[k];
+      if ((this.dense[flat] & 1) === 0) continue;
+      // invert flat = i(i+1)/2 + j − 1 with 0 ≤ j < i
+      let i = Math.floor((Math.sqrt(8 * (flat + 1) + 1) - 1) / 2);
+      while ((i * (i + 1)) / 2 > flat + 1) i--;
+      while (((i + 1) * (i + 2)) / 2 <= flat + 1) i++;
+      fn(i, flat + 1 - (i * (i + 1)) / 2);
+    }
     for (let e = 0; e < this.size; e++) if (this.value[e] === 1) fn(this.hi[e], this.lo[e]);
   }
 
@@ -187,6 +252,14 @@ export class PairCollisionMatrix {
       this.lo[e] = j;
       this.value[e] = this.value[last];
     }
+  }
+
+  private growDense(size: number): void {
+    let cap = this.dense.length;
+    while (cap < size) cap *= 2;
+    const next = new Uint8Array(Math.min(cap, DENSE_MAX));
+    next.set(this.dense);
+    this.dense = next;
   }
 
   private growEntries(): void {

@@ -1,7 +1,9 @@
 /**
- * @sieve/cannon — Sieve for cannon-es: an incremental broadphase, pair-sized collision matrices, and
- * trimesh contacts, and "bullets" (continuous collision for fast bodies: `setBullet(body)`).
- * `installSieve(world)` puts all of it on a world, `uninstallSieve(world)` takes it off.
+ * @sieve/cannon — Sieve for cannon-es: a broadphase with `NaiveBroadphase`'s exact pairs on an incremental
+ * sweep and prune, pair-sized collision matrices and overlap keepers with the stock events, and what cannon
+ * lacks: trimesh contacts and "bullets" (continuous collision for fast bodies: `setBullet(body)`).
+ * `installSieve(world)` puts all of it on a world (stepping as stock does wherever stock has an answer),
+ * `uninstallSieve(world)` takes it off.
  */
 export { SieveBroadphase, type SieveBroadphaseOptions } from './broadphase.js';
 export {
@@ -31,5 +33,5 @@ export {
   SIEVE_COLLISION_TYPES,
   uninstallNarrowphase,
 } from './narrowphase.js';
-export { PairOverlapKeeper } from './overlapKeeper.js';
+export { PairOverlapKeeper, type PairOverlapKeeperOptions } from './overlapKeeper.js';
 export { hasTrimeshBVH, refreshTrimesh, trimeshBVH } from './trimeshCache.js';

@@ -2,23 +2,31 @@
  * `installSieve(world)` / `uninstallSieve(world)`: everything this package adds, put on (and taken off) a
  * live cannon-es world in one call.
  *
- * Installing, each part on by default and switchable by option:
- * - `broadphase`: `world.broadphase` becomes a {@link SieveBroadphase} (or the one you pass).
+ * With no options the world steps exactly as it did with cannon's default `NaiveBroadphase` — the same
+ * bodies, contacts and `collide` / `beginContact` / `endContact` events, bit for bit — wherever cannon has
+ * an answer; what is added only answers where cannon has none. Each part, switchable by option:
+ * - `broadphase`: `world.broadphase` becomes a {@link SieveBroadphase} with Naive's pairs and order (it
+ *   takes over the replaced broadphase's `useBoundingBoxes`), or the one you pass.
  * - `collisionMatrix`: `world.collisionMatrix` and `world.collisionMatrixPrevious` become
- *   {@link PairCollisionMatrix}es (O(pairs) instead of an N(N−1)/2 array reset every step), and
- *   `world.bodyOverlapKeeper` / `world.shapeOverlapKeeper` become {@link PairOverlapKeeper}s (O(1) per
- *   contact instead of an insertion into a sorted array). The current pairs are carried over, so no
- *   `collide` or `beginContact` event is repeated or lost across the switch.
- * - `narrowphase`: trimesh–trimesh, box–trimesh, convex–trimesh and cylinder–trimesh contacts, and
- *   sphere–box through OCSI, as own properties of `world.narrowphase` that shadow cannon's dispatch
- *   table (`narrowphase[shapeA.type | shapeB.type]`); see `narrowphase.ts`.
- * - `deferRemovals`: `world.removeBody` called while the world is inside `step()` (from a `collide`,
- *   `preStep` or `postStep` listener, or a `beginContact` handler) is queued and applied as soon as the
- *   internal step returns. Stock cannon splices `world.bodies` at once, and its step loops, which cached
- *   the body count, then read past the end of the array and throw.
+ *   {@link PairCollisionMatrix}es (O(pairs) instead of an N(N−1)/2 array reset every step, with the
+ *   array's semantics), and `world.bodyOverlapKeeper` / `world.shapeOverlapKeeper` become
+ *   {@link PairOverlapKeeper}s with cannon's keys (O(1) per contact instead of an insertion into a sorted
+ *   array; the same event lists). The current pairs are carried over, so no event is repeated or lost.
+ * - `narrowphase`: trimesh–trimesh, box–trimesh, convex–trimesh and cylinder–trimesh contacts (cannon
+ *   has none), as own properties of `world.narrowphase`; the OCSI sphere–box contact and the box–box
+ *   prefilter only when asked for (they change cannon's answers); see `narrowphase.ts`.
+ * - `deferRemovals`: `world.removeBody` called while the world is inside `step()` where stock cannon
+ *   would then throw (its step loops cached the body count and read past the end of the array) is queued
+ *   and applied as soon as the internal step returns. A removal stock survives — from a `postStep`
+ *   listener with `allowSleep` off, or of a body not in the world — is done at once, as stock does it.
+ *   (Not told apart: listeners that remove a body and add another in the same step, which keeps stock's
+ *   cached count in range; that removal is still applied when the step ends.)
  * - `bullets`: bodies marked with `setBullet(body)` are swept after each internal step and stopped at
  *   (or bounced from) their first contact instead of passing through thin bodies; see `bullets.ts`.
  *   Costs nothing while no body is marked.
+ * - `wideContactIds` (off by default): exact overlap keys for body and shape ids up to 2²²; cannon
+ *   packs two ids in 32 bits, so past id 32 767 its `beginContact`/`endContact` events carry wrong or
+ *   missing bodies. It changes those events, so it is opt-in.
  *
  * Uninstalling restores every original object and property, carrying the collision state back.
  */
@@ -39,11 +47,17 @@ import { PairOverlapKeeper } from './overlapKeeper.js';
 export interface InstallSieveOptions {
   /** A SieveBroadphase to use, options for a new one, or false to keep the world's. Default true. */
   broadphase?: boolean | SieveBroadphase | SieveBroadphaseOptions;
-  /** Pair-sized collision matrices and overlap keepers. Default true. */
+  /** Pair-sized collision matrices and overlap keepers (same events as stock). Default true. */
   collisionMatrix?: boolean;
+  /**
+   * Overlap keepers with exact keys for ids up to 2²² instead of cannon's 16-bit packing, which names
+   * wrong or missing bodies in `beginContact`/`endContact` past id 32 767. Changes those events, so
+   * off by default; needs `collisionMatrix`.
+   */
+  wideContactIds?: boolean;
   /** Added narrowphase handlers (all, some, or none). Default true. */
   narrowphase?: boolean | NarrowphaseOptions;
-  /** Queue `removeBody` calls made during a step until it ends. Default true. */
+  /** Queue `removeBody` calls made during a step (where cannon would throw) until it ends. Default true. */
   deferRemovals?: boolean;
   /** Sweep bodies marked with `setBullet` (options, or false to leave them alone). Default true. */
   bullets?: boolean | BulletOptions;
@@ -79,6 +93,9 @@ interface WorldInternals {
   shapeOverlapKeeper: KeeperLike;
   internalStep(dt: number): void;
   removeBody(body: Body): void;
+  bodies: Body[];
+  stepnumber: number;
+  allowSleep: boolean;
 }
 
 interface Saved {
@@ -105,14 +122,26 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
   const bulletOption = options.bullets ?? true;
   const bulletOptions = bulletOption === false ? null : bulletOption === true ? {} : bulletOption;
   if (bulletOptions !== null) checkBulletOptions(bulletOptions, 'installSieve'); // before anything changes
+  const npOption = options.narrowphase ?? true;
+  const maxContacts = typeof npOption === 'object' ? npOption.maxContacts : undefined;
+  if (maxContacts !== undefined && !(Number.isInteger(maxContacts) && maxContacts >= 1)) {
+    throw new RangeError(
+      `installSieve: narrowphase.maxContacts must be a positive integer, got ${maxContacts}`,
+    );
+  }
   const bpOption = options.broadphase ?? true;
   let broadphase: SieveBroadphase | null = null;
   let savedBroadphase: Broadphase | null = null;
   if (bpOption !== false) {
-    broadphase =
-      bpOption instanceof SieveBroadphase
-        ? bpOption
-        : new SieveBroadphase(bpOption === true ? {} : (bpOption as SieveBroadphaseOptions));
+    if (bpOption instanceof SieveBroadphase) broadphase = bpOption;
+    else {
+      const o = bpOption === true ? {} : (bpOption as SieveBroadphaseOptions);
+      // Keep the replaced broadphase's test (cannon's default is bounding spheres).
+      broadphase = new SieveBroadphase({
+        ...o,
+        useBoundingBoxes: o.useBoundingBoxes ?? w.broadphase.useBoundingBoxes === true,
+      });
+    }
     savedBroadphase = w.broadphase;
     w.broadphase = broadphase;
     broadphase.setWorld(world);
@@ -122,10 +151,11 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
     matrices = [w.collisionMatrix, w.collisionMatrixPrevious, w.bodyOverlapKeeper, w.shapeOverlapKeeper];
     w.collisionMatrix = copyMatrix(world, w.collisionMatrix, new PairCollisionMatrix());
     w.collisionMatrixPrevious = copyMatrix(world, w.collisionMatrixPrevious, new PairCollisionMatrix());
-    w.bodyOverlapKeeper = copyKeeper(w.bodyOverlapKeeper, new PairOverlapKeeper());
-    w.shapeOverlapKeeper = copyKeeper(w.shapeOverlapKeeper, new PairOverlapKeeper());
+    const stockKeys = !(options.wideContactIds ?? false);
+    w.bodyOverlapKeeper = copyKeeper(w.bodyOverlapKeeper, new PairOverlapKeeper({ stockKeys }));
+    w.shapeOverlapKeeper = copyKeeper(w.shapeOverlapKeeper, new PairOverlapKeeper({ stockKeys }));
   }
-  const np = options.narrowphase ?? true;
+  const np = npOption;
   if (np !== false) installNarrowphase(world.narrowphase, np === true ? {} : np);
   const deferred = options.deferRemovals ?? true;
   if (deferred) installDeferredRemovals(w);
@@ -208,26 +238,47 @@ function copyMatrix(world: World, from: MatrixLike, to: MatrixLike): MatrixLike 
 function copyKeeper(from: KeeperLike, to: KeeperLike): KeeperLike {
   to.tick();
   to.tick();
+  const fromStock = isStockKeyed(from);
+  if (fromStock && isStockKeyed(to)) {
+    // Same key packing on both sides: copy the keys themselves (unpacking is lossy past id 65 535).
+    const keys = from instanceof PairOverlapKeeper ? from.currentKeys() : stockCurrent(from);
+    if (to instanceof PairOverlapKeeper) for (const key of keys) to.addKey(key);
+    else {
+      const current = stockCurrent(to);
+      for (const key of [...keys].sort((a, b) => a - b)) current.push(key);
+    }
+    return to;
+  }
   const pairs = currentPairs(from);
   for (let k = 0; k < pairs.length; k += 2) to.set(pairs[k], pairs[k + 1]);
   return to;
 }
 
+/** Whether a keeper packs ids as cannon's stock keeper does. */
+function isStockKeyed(k: KeeperLike): boolean {
+  return k instanceof PairOverlapKeeper ? k.stockKeys : true;
+}
+
+/** The stock keeper's sorted key array of the current step. */
+function stockCurrent(k: KeeperLike): number[] {
+  return (k as unknown as { current?: number[] }).current ?? [];
+}
+
 /** The id pairs a keeper holds as this step's (flat). */
 function currentPairs(k: KeeperLike): number[] {
   if (k instanceof PairOverlapKeeper) return k.currentPairs();
-  const current = (k as unknown as { current?: number[] }).current ?? [];
   const out: number[] = [];
-  for (const key of current) out.push((key & 0xffff0000) >> 16, key & 0xffff);
+  for (const key of stockCurrent(k)) out.push((key & 0xffff0000) >> 16, key & 0xffff);
   return out;
 }
 
 // --- deferred removals -----------------------------------------------------------------------------
 
 function installDeferredRemovals(w: WorldInternals): void {
-  const state = { depth: 0, queue: [] as Body[] };
+  const state = { depth: 0, queue: [] as Body[], stepAtStart: 0 };
   const proto = Object.getPrototypeOf(w) as WorldInternals;
   w.internalStep = function internalStep(this: WorldInternals, dt: number): void {
+    if (state.depth === 0) state.stepAtStart = this.stepnumber;
     state.depth++;
     try {
       proto.internalStep.call(this, dt);
@@ -240,7 +291,13 @@ function installDeferredRemovals(w: WorldInternals): void {
     }
   };
   w.removeBody = function removeBody(this: WorldInternals, body: Body): void {
-    if (state.depth > 0) {
+    // Stock survives a removal once the step has counted itself (`postStep` listeners) when no sleep
+    // pass follows, and the removal of a body that is not in the world: do those at once, as it does.
+    if (
+      state.depth > 0 &&
+      !(this.stepnumber !== state.stepAtStart && !this.allowSleep) &&
+      this.bodies.indexOf(body) !== -1
+    ) {
       if (!state.queue.includes(body)) state.queue.push(body);
       return;
     }

@@ -1,7 +1,9 @@
 /**
  * Collision handlers added to cannon-es's `Narrowphase`: trimesh–trimesh, box–trimesh,
  * convex–trimesh and cylinder–trimesh (which cannon-es 0.20.0 does not have: such pairs produce no
- * contact, pmndrs/cannon-es#21, schteppe/cannon.js#423), and sphere–box through OCSI.
+ * contact, pmndrs/cannon-es#21, schteppe/cannon.js#423) — on by default, since they only answer where
+ * cannon has no answer — and, as options off by default, sphere–box through OCSI and a prefiltered
+ * box–box (both change answers cannon does give).
  *
  * cannon dispatches a shape pair to `narrowphase[shapeA.type | shapeB.type]` (getters on the prototype);
  * {@link installNarrowphase} defines own properties on one `Narrowphase` instance for the added keys, which
@@ -14,8 +16,7 @@
  * body relative to its position (cannon's convention: penetration is `(xj + rj − xi − ri)·n < 0`):
  *
  * - Trimesh–trimesh: Sieve's BVH mesh–mesh query (`meshMeshPairs`: dual-tree descent with separating-axis
- *   node tests and Möller's triangle–triangle test, `shared/seeds/002_843453ac9dcf85c9.txt`, "BVH" and
- *   "triangle–triangle" sections) finds the intersecting triangle pairs. Each pair is clipped both ways
+ *   node tests, Ericson's Real-Time Collision Detection §6.5, and Möller 1997's triangle–triangle test) finds the intersecting triangle pairs. Each pair is clipped both ways
  *   (GImpact's triangle clipping, Bullet's `btPrimitiveTriangle`): one triangle clipped by the prism of
  *   the other's three edge planes, keeping the points behind the other's face (faces are outward by
  *   winding, `(b−a)×(c−a)` as cannon's `Trimesh.updateNormals`) with their distance to its plane as depth.
@@ -26,9 +27,9 @@
  *   (`meshObbContacts` on the BVH: exact for a box, conservative for a convex hull, Project Oort's
  *   multi-pass culling); each is clipped as above against every triangle of the hull's faces (fans,
  *   oriented like cannon's outward face normals), and the manifold reduced the same way.
- * - Box–box: cannon's own, behind an OBB–OBB separating-axis test (same contacts, far fewer hull tests).
- * - Sphere–box: OCSI (`shared/seeds/000_e0da60409bb15c04.txt`, Eq. 2 and Algorithm 5, through
- *   `sphereObbContact` of `@sieve/core`): one contact, the box point nearest the centre, also correct
+ * - Box–box (option, off by default): cannon's own, behind an OBB–OBB separating-axis test.
+ * - Sphere–box (option, off by default, it changes cannon's answer): the OCSI paper's sphere–box test
+ *   (its Eq. 2 and Algorithm 5, through `sphereObbContact` of `@sieve/core`): one contact, the box point nearest the centre, also correct
  *   when the centre is inside the box (the face of least penetration), where cannon's own test misses.
  */
 import {
@@ -59,12 +60,22 @@ import { rotationOf, shapeMatrix, transformVertex, trimeshBVH, trimeshIndex } fr
 export interface NarrowphaseOptions {
   /** Trimesh–trimesh, box–trimesh, convex–trimesh and cylinder–trimesh contacts. Default true. */
   trimesh?: boolean;
-  /** Sphere–box contacts through OCSI (replacing cannon's own). Default true. */
+  /**
+   * Sphere–box contacts through OCSI, replacing cannon's own. Off by default: it changes results stock
+   * produces. What it changes: one contact at the box point nearest the centre, with the exact normal
+   * (face, edge or corner), also when the centre is inside the box (the face of least penetration),
+   * where cannon's test can miss or push the wrong way; contacts on edges and corners differ from
+   * cannon's in the last bits, and a ragdoll or pile of spheres and boxes diverges over time. Why you
+   * would want it: fast spheres or thin boxes that end a step with the centre inside the box, and
+   * contact normals that do not flip between steps on edges. Default false.
+   */
   sphereBox?: boolean;
   /**
    * Box–box: an OBB–OBB separating-axis test (`@sieve/core`) first, cannon's own box–box only for boxes
-   * that overlap — the same contacts, without cannon's costly hull SAT and clipping for the many AABB
-   * pairs that do not touch. Default true.
+   * that it finds overlapping — cannon's contacts, without its costly hull SAT and clipping for the many
+   * pairs whose bounding spheres meet but whose boxes do not. Off by default: the two tests round
+   * differently, so for boxes that touch within rounding error the prefilter can drop a contact of zero
+   * depth that cannon keeps. Default false.
    */
   boxBox?: boolean;
   /** Most contacts kept per trimesh shape pair. Default 8. */
@@ -121,8 +132,8 @@ export function installNarrowphase(np: Narrowphase, options: NarrowphaseOptions 
     table.push([SIEVE_COLLISION_TYPES.convexTrimesh, t.convexTrimesh]);
     table.push([SIEVE_COLLISION_TYPES.cylinderTrimesh, t.convexTrimesh]);
   }
-  if (options.sphereBox ?? true) table.push([SIEVE_COLLISION_TYPES.sphereBox, sphereBoxOcsi]);
-  if (options.boxBox ?? true) table.push([SIEVE_COLLISION_TYPES.boxBox, boxBoxPrefiltered]);
+  if (options.sphereBox ?? false) table.push([SIEVE_COLLISION_TYPES.sphereBox, sphereBoxOcsi]);
+  if (options.boxBox ?? false) table.push([SIEVE_COLLISION_TYPES.boxBox, boxBoxPrefiltered]);
   const state: NarrowphaseState = { keys: [], previous: [] };
   for (const [key, fn] of table) {
     state.keys.push(key);
@@ -624,7 +635,7 @@ function boxObb(box: Box, x: Vec3, q: Quaternion, pad: boolean, out: Float64Arra
 
 /**
  * cannon's box–box (its convex–convex SAT and clipping) behind an OBB–OBB separating-axis test over the
- * same 15 axes (`shared/seeds/002_843453ac9dcf85c9.txt`, OBB section): separated boxes return at once.
+ * same 15 axes (Gottschalk, Lin and Manocha's OBBTree; Ericson's Real-Time Collision Detection §4.4.1): separated boxes return at once.
  */
 const boxBoxPrefiltered: Handler = function (
   this: Narrowphase,

@@ -5,13 +5,18 @@
  *
  * The stock keeper inserts every touching pair into a sorted array by a linear scan and a shift, O(C)
  * per contact and O(C²) per step for C contacts — the second O(N²)-like cost of a large cannon world once
- * the broadphase and the collision matrices are fixed. Its key `i << 16 | j` also wraps for ids past
- * 65 535 (cannon's ids count every body ever created in the process). Here pairs are deduplicated in an
- * open-addressing hash table (O(1) per `set`) and sorted only when `getDiff` is asked for, so a world
- * without contact-event listeners pays nothing more. Keys are exact for ids below 2²² (4 million).
+ * the broadphase and the collision matrices are fixed. Here pairs are deduplicated in an open-addressing
+ * hash table (O(1) per `set`, as Bullet's btHashedOverlappingPairCache) — by a linear scan while a step
+ * has at most 16 pairs, where that is cheaper — and sorted only when `getDiff` is asked for, so a world
+ * without contact-event listeners pays nothing more.
  *
- * `getDiff(additions, removals)` pushes the same flat id pairs as the stock one (ascending by the
- * smaller id, then the larger), for every id below 32 768 where the stock key still sorts that way.
+ * Keys, two kinds:
+ * - `stockKeys: true` (what `installSieve` uses): cannon's own 32-bit key `min << 16 | max` and its
+ *   unpacking, so `getDiff` pushes exactly the numbers the stock keeper pushes, in the same order, for
+ *   every id — including ids past 32 767, where the stock key turns negative, and past 65 535, where two
+ *   pairs can share a key (cannon's ids count every body ever created in the process).
+ * - `stockKeys: false` (the default of this class): exact keys for ids below 2²² (4 million), ascending
+ *   by the smaller id, then the larger; the same numbers as stock for ids below 32 768.
  */
 
 import { growArray } from '@sieve/core';
@@ -19,8 +24,19 @@ import { pairHash } from './collisionMatrix.js';
 
 const SHIFT = 2147483648; // 2^31: key = lo · 2^31 + hi, exact in a double for lo < 2^22.
 
+/** Up to this many pairs a step, duplicates are found by a linear scan instead of the hash table. */
+const LINEAR_MAX = 16;
+
+/** Options of {@link PairOverlapKeeper}. */
+export interface PairOverlapKeeperOptions {
+  /** Use cannon's 16-bit packed keys (identical events to stock for every id). Default false. */
+  stockKeys?: boolean;
+}
+
 /** Per-step set of overlapping id pairs, and the difference with the previous step. */
 export class PairOverlapKeeper {
+  /** Whether keys are cannon's `min << 16 | max` (see the module comment). */
+  readonly stockKeys: boolean;
   /** Pair keys of this step, in insertion order (sorted by `getDiff`). */
   private cur = new Float64Array(64);
   private curCount = 0;
@@ -33,6 +49,12 @@ export class PairOverlapKeeper {
   private slots = new Int32Array(64);
   private curSorted = true;
   private prevSorted = true;
+  /** Whether this step's entries are in the hash table (past LINEAR_MAX of them). */
+  private hashed = false;
+
+  constructor(options: PairOverlapKeeperOptions = {}) {
+    this.stockKeys = options.stockKeys ?? false;
+  }
 
   /** Number of pairs recorded this step. */
   get count(): number {
@@ -42,40 +64,68 @@ export class PairOverlapKeeper {
   /** This step's pairs as flat `[lo0, hi0, lo1, hi1, ...]` (a new array). */
   currentPairs(): number[] {
     const out: number[] = [];
-    for (let e = 0; e < this.curCount; e++) pushKey(out, this.cur[e]);
+    for (let e = 0; e < this.curCount; e++) this.pushKey(out, this.cur[e]);
     return out;
+  }
+
+  /** This step's keys (a new array, in insertion order). */
+  currentKeys(): number[] {
+    return Array.from(this.cur.subarray(0, this.curCount));
   }
 
   /** Records that ids `i` and `j` overlap this step (order does not matter; repeats are ignored). */
   set(i: number, j: number): void {
-    const lo = Math.min(i, j);
-    const hi = Math.max(i, j);
-    const key = lo * SHIFT + hi;
+    let key: number;
+    if (this.stockKeys) {
+      // cannon's OverlapKeeper.getKey, operation for operation
+      key = j < i ? (j << 16) | i : (i << 16) | j;
+    } else {
+      const lo = Math.min(i, j);
+      key = lo * SHIFT + Math.max(i, j);
+    }
+    this.addKey(key);
+  }
+
+  /** Records a pair by its key (as {@link PairOverlapKeeper.currentKeys} lists them). */
+  addKey(key: number): void {
+    const n = this.curCount;
+    // The contacts of one pair come one after another: a repeat of the last key is the common case.
+    if (n > 0 && this.cur[n - 1] === key) return;
+    if (!this.hashed) {
+      // Few pairs so far: a linear scan beats hashing (and needs no table to clear).
+      for (let e = 0; e < n; e++) if (this.cur[e] === key) return;
+      this.append(key);
+      if (this.curCount > LINEAR_MAX) {
+        this.hashed = true;
+        this.fillTable(this.table.length);
+      }
+      return;
+    }
     const mask = this.mask;
-    let s = pairHash(lo, hi) & mask;
+    let s = hashKey(key) & mask;
     for (;;) {
       const t = this.table[s];
       if (t === 0) break;
       if (this.cur[t - 1] === key) return;
       s = (s + 1) & mask;
     }
-    if (this.curCount === this.cur.length) this.growCurrent();
-    const e = this.curCount++;
-    if (e > 0 && this.cur[e - 1] > key) this.curSorted = false;
-    this.cur[e] = key;
+    const e = this.append(key);
     this.table[s] = e + 1;
     this.slots[e] = s;
-    if (2 * this.curCount > this.table.length) this.rehash(this.table.length * 2);
+    if (2 * this.curCount > this.table.length) this.fillTable(this.table.length * 2);
   }
 
   /** Starts a new step: this step's pairs become the previous ones. */
   tick(): void {
-    // Clear the hash table through the slots used (O(pairs)), then swap the key arrays.
     const n = this.curCount;
-    if (n * 8 < this.table.length) {
-      for (let e = 0; e < n; e++) this.table[this.slots[e]] = 0;
-    } else {
-      this.table.fill(0);
+    if (this.hashed) {
+      // Clear the hash table through the slots used (O(pairs)).
+      if (n * 8 < this.table.length) {
+        for (let e = 0; e < n; e++) this.table[this.slots[e]] = 0;
+      } else {
+        this.table.fill(0);
+      }
+      this.hashed = false;
     }
     const tmp = this.prev;
     this.prev = this.cur;
@@ -105,9 +155,9 @@ export class PairOverlapKeeper {
     let j = 0;
     while (i < na || j < nb) {
       if (j >= nb || (i < na && a[i] < b[j])) {
-        pushKey(additions, a[i++]);
+        this.pushKey(additions, a[i++]);
       } else if (i >= na || b[j] < a[i]) {
-        pushKey(removals, b[j++]);
+        this.pushKey(removals, b[j++]);
       } else {
         i++;
         j++;
@@ -117,10 +167,29 @@ export class PairOverlapKeeper {
 
   private sortCurrent(): void {
     if (this.curSorted) return;
-    // The table indexes entries by position: sorting invalidates it, so rebuild it after.
     this.cur.subarray(0, this.curCount).sort();
     this.curSorted = true;
-    this.rehash(this.table.length);
+    // The table indexes entries by position: sorting invalidates it, so rebuild it after.
+    if (this.hashed) this.fillTable(this.table.length);
+  }
+
+  /** Appends a key to this step's list; returns its entry. */
+  private append(key: number): number {
+    if (this.curCount === this.cur.length) this.growCurrent();
+    const e = this.curCount++;
+    if (e > 0 && this.cur[e - 1] > key) this.curSorted = false;
+    this.cur[e] = key;
+    return e;
+  }
+
+  /** Unpacks a key as the stock keeper does (stock keys) or exactly (wide keys). */
+  private pushKey(out: number[], key: number): void {
+    if (this.stockKeys) {
+      out.push((key & 0xffff0000) >> 16, key & 0x0000ffff);
+      return;
+    }
+    const lo = Math.floor(key / SHIFT);
+    out.push(lo, key - lo * SHIFT);
   }
 
   private growCurrent(): void {
@@ -129,14 +198,15 @@ export class PairOverlapKeeper {
     this.slots = growArray(this.slots, n);
   }
 
-  private rehash(capacity: number): void {
-    this.table = new Int32Array(capacity);
+  /** (Re)builds the hash table over this step's entries, at `capacity` slots (reused when it fits). */
+  private fillTable(capacity: number): void {
+    while (2 * this.curCount > capacity) capacity *= 2;
+    if (capacity === this.table.length) this.table.fill(0);
+    else this.table = new Int32Array(capacity);
     this.mask = capacity - 1;
     const mask = this.mask;
     for (let e = 0; e < this.curCount; e++) {
-      const key = this.cur[e];
-      const lo = Math.floor(key / SHIFT);
-      let s = pairHash(lo, key - lo * SHIFT) & mask;
+      let s = hashKey(this.cur[e]) & mask;
       while (this.table[s] !== 0) s = (s + 1) & mask;
       this.table[s] = e + 1;
       this.slots[e] = s;
@@ -144,7 +214,8 @@ export class PairOverlapKeeper {
   }
 }
 
-function pushKey(out: number[], key: number): void {
-  const lo = Math.floor(key / SHIFT);
-  out.push(lo, key - lo * SHIFT);
+/** Hash of a key of either kind (its high and low 31-bit halves). */
+function hashKey(key: number): number {
+  const hi = Math.floor(key / SHIFT);
+  return pairHash(hi | 0, (key - hi * SHIFT) | 0);
 }

@@ -1,7 +1,7 @@
 /**
  * Time of impact of a moving sphere or box against a cannon-es `Plane` (the half-space below the plane,
  * which `@sieve/core`'s `timeOfImpact` does not take), by the same conservative advancement
- * (seeds/003_242aab26ee069742.txt §2.4.2): the distance from the plane is exact here — the shape's
+ * (the hard-rigid-body event-driven MD paper §2.4.2): the distance from the plane is exact here — the shape's
  * centre height minus its support along the normal, r + Σ hₖ|n·aₖ| — and it cannot shrink faster than
  * −n·(v − v_plane) + |ω|·L (Eq. 32 for one rotating body, L the distance from the body's centre to the
  * shape's farthest point), so stepping by (d − tolerance/2) over that rate never steps past a contact.
@@ -16,6 +16,8 @@
 import {
   type CcdMotion,
   poseAtTime,
+  quatMultiply,
+  quatRotate,
   quatToAxes,
   type TimeOfImpactResult,
   TOI_HIT,
@@ -24,7 +26,6 @@ import {
   TOI_RELATIVE_TOLERANCE,
   TOI_SEPARATED,
 } from '@sieve/core';
-import { quatMul, rotateVec } from './quat.js';
 
 /** The plane: point (0–2), unit outward normal (3–5), linear velocity (6–8), all world. */
 export const PLANE_WORDS = 9;
@@ -132,7 +133,7 @@ function evaluate(
   const ny = plane[4];
   const nz = plane[5];
   // centre = P + R(Q)·offset
-  rotateVec(Q, offset[0], offset[1], offset[2], X);
+  quatRotate(Q, 0, offset, 0, X, 0);
   // deepest point towards the plane: centre − r·n − Σ hₖ·sign(n·aₖ)·aₖ
   let x = P[0] + X[0] - radius * nx;
   let y = P[1] + X[1] - radius * ny;
@@ -140,7 +141,7 @@ function evaluate(
   if (halfExtents) {
     // axes aₖ of the shape's rotation S = Q ⊗ orientation
     const b = orientation;
-    quatMul(Q[0], Q[1], Q[2], Q[3], b[0], b[1], b[2], b[3], S);
+    quatMultiply(Q, 0, b, 0, S, 0);
     quatToAxes(S, 0, AXES);
     for (let k = 0; k < 3; k++) {
       const cx = AXES[3 * k];
@@ -223,7 +224,7 @@ export function planeOfPart(
   }
   // normal = R(q ⊗ orientation)·(0, 0, 1), the third axis
   const s = orientation;
-  quatMul(q[0], q[1], q[2], q[3], s[0], s[1], s[2], s[3], S);
+  quatMultiply(q, 0, s, 0, S, 0);
   quatToAxes(S, 0, AXES);
   const nl = Math.sqrt(AXES[6] * AXES[6] + AXES[7] * AXES[7] + AXES[8] * AXES[8]);
   out[3] = AXES[6] / nl;

@@ -7,8 +7,8 @@
  * wrap-around for meshes of 32 768 to 65 535 vertices). The shape's `scale` goes into the transform, so
  * `setScale()` needs no rebuild. A shape whose `vertices` or `indices` array is replaced is rebuilt on its
  * next use; after editing the vertices of a shape in place, call {@link refreshTrimesh}.
- * (The tree itself: `@sieve/core`'s `MeshBVH`, following `shared/seeds/002_843453ac9dcf85c9.txt`,
- * "AABB bounding-volume hierarchy".)
+ * (The tree itself: `@sieve/core`'s `MeshBVH`, an AABB bounding-volume hierarchy as in
+ * Ericson's Real-Time Collision Detection, chapter 6.)
  */
 import { MeshBVH } from '@sieve/core';
 import type { Quaternion, Trimesh, Vec3 } from 'cannon-es';

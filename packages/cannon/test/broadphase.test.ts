@@ -7,7 +7,12 @@ describe('SieveBroadphase vs NaiveBroadphase (useBoundingBoxes = true)', () => {
   for (const kind of ['sap', 'octree'] as const) {
     it(`${kind}: same pairs in the same order every step, same bodies after 300 steps`, () => {
       const naive = naiveBoxes();
-      const sieve = new SieveBroadphase({ kind, sap: { autoGridThreshold: 16 } });
+      const sieve = new SieveBroadphase({
+        kind,
+        sap: { autoGridThreshold: 16 },
+        useBoundingBoxes: true,
+        naiveBelow: 0,
+      });
       const a = mixedWorld({ seed: 7, count: 30, broadphase: naive });
       const b = mixedWorld({ seed: 7, count: 30, broadphase: sieve });
       const ra = recordPairs(naive);
@@ -33,7 +38,7 @@ describe('SieveBroadphase vs NaiveBroadphase (useBoundingBoxes = true)', () => {
 
   it('bodies added and removed between steps (and in postStep) stay in step with Naive', () => {
     const naive = naiveBoxes();
-    const sieve = new SieveBroadphase();
+    const sieve = new SieveBroadphase({ useBoundingBoxes: true, naiveBelow: 0 });
     const a = mixedWorld({ seed: 3, count: 40, broadphase: naive, allowSleep: false });
     const b = mixedWorld({ seed: 3, count: 40, broadphase: sieve, allowSleep: false });
     const ra = recordPairs(naive);
@@ -76,7 +81,11 @@ describe('SieveBroadphase vs NaiveBroadphase (useBoundingBoxes = true)', () => {
 
   it('aabbQuery returns what Naive returns, in world order, and raycasts agree', () => {
     const naive = naiveBoxes();
-    const sieve = new SieveBroadphase({ sap: { autoGridThreshold: 8 } });
+    const sieve = new SieveBroadphase({
+      sap: { autoGridThreshold: 8 },
+      useBoundingBoxes: true,
+      naiveBelow: 0,
+    });
     const a = mixedWorld({ seed: 11, count: 60, broadphase: naive });
     const b = mixedWorld({ seed: 11, count: 60, broadphase: sieve });
     const r = rng(5);

@@ -110,7 +110,7 @@ describe('installSieve / uninstallSieve', () => {
     ].map((k) => w[k]);
     const sphereBox = (world.narrowphase as unknown as Record<number, unknown>)[5];
     for (let s = 0; s < 10; s++) world.step(1 / 60);
-    const inst = installSieve(world);
+    const inst = installSieve(world, { narrowphase: { sphereBox: true } });
     expect(isSieveInstalled(world)).toBe(true);
     expect(world.broadphase).toBeInstanceOf(SieveBroadphase);
     expect(inst.broadphase).toBe(world.broadphase);

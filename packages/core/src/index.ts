@@ -3,7 +3,8 @@
  *
  * One folder per concept; each has its own barrel file:
  * - `broadphase/` — incremental sweep and prune, octree, brute-force reference (one shared contract).
- * - `narrowphase/` — OCSI sphere–box tests and the reference variants, OBB–OBB separating axes.
+ * - `narrowphase/` — OCSI sphere–box tests (per call and batched), OBB–OBB separating axes. (The OCSI
+ *   paper's reference variants and its benchmark's configuration generator live in `bench/ocsi/`.)
  * - `bvh/` — packed triangle BVH, mesh–mesh, mesh–shape and ray queries.
  * - `ccd/` — continuous collision: time of impact by conservative advancement, swept bounds.
  * - `math/` — small vector, quaternion and OBB helpers shared by the rest.

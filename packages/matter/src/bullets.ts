@@ -1,12 +1,12 @@
 /**
- * "Bullets" for matter-js (issue 8): bodies that stop at (or bounce from) their first contact in an
+ * "Bullets" for matter-js: bodies that stop at (or bounce from) their first contact in an
  * `Engine.update` instead of passing through thin or small bodies. Post-step correction, as the
  * recipe in `@sieve/core`'s `ccd/index.ts` describes: record each bullet's pose in `beforeUpdate`; in
  * `afterUpdate` build its motion over the update (`motion2FromPoses`, dt = 1: matter's units are per
  * update), gather the bodies its swept bounds overlap (the Sieve broadphase's `queryBounds` when a
  * {@link SieveDetector} in Sieve mode is installed on the engine, else a scan of `detector.bodies`),
  * find the earliest time of impact by conservative advancement (`timeOfImpact2D`,
- * shared/seeds/003_242aab26ee069742.txt §2.4–2.5, Eq. 32), move the bullet back to that pose and
+ * the hard-rigid-body event-driven MD paper §2.4–2.5, Eq. 32), move the bullet back to that pose and
  * remove (stop) or reflect (bounce) the approaching part of its velocity along the contact normal.
  *
  * Rules and approximations (documented choices):
@@ -25,7 +25,10 @@
  *   bullet resting on (or starting inside) something is never frozen there. After a stop the bullet
  *   rests a tolerance (≈1e-3 × its size) away from the surface, moving along it.
  * - Bullets removed from the world are skipped (found by one scan of `detector.bodies` each time the
- *   world changes); call `setBullet(engine, body, false)` when you discard one, to forget it.
+ *   world or the marks change); marks are kept in a `WeakMap`, so a discarded body needs no unmarking.
+ *
+ * API, as `@sieve/cannon`'s: `installBullets(engine)` once, then `setBullet(body, settings)` /
+ * `setBullet(body, false)` / `isBullet(body)`. The former engine-first forms still work (deprecated).
  */
 
 import type { CcdShape2D } from '@sieve/core';
@@ -60,8 +63,8 @@ export interface BulletHit {
   part: MatterBodyLike;
 }
 
-/** Options of {@link setBullet}. */
-export interface BulletOptions {
+/** How a bullet answers its first contact (the second argument of {@link setBullet}). */
+export interface BulletSettings {
   /** `'stop'` (default): remove the approaching normal velocity. `'bounce'`: reflect it. */
   response?: BulletResponse;
   /** Bounce only: the share of the normal speed kept, in [0, 1]. Default: the body's `restitution`. */
@@ -72,6 +75,22 @@ export interface BulletOptions {
    */
   onHit?: (bullet: MatterBodyLike, other: MatterBodyLike, hit: BulletHit) => void;
 }
+
+/** @deprecated Renamed {@link BulletSettings} (the name `@sieve/cannon` uses). */
+export type BulletOptions = BulletSettings;
+
+/** A bullet's checked settings. */
+interface ResolvedSettings {
+  bounce: boolean;
+  /** NaN: the body's restitution. */
+  restitution: number;
+  onHit: BulletSettings['onHit'];
+}
+
+/** Marked bodies (a mark per body, so a body can be marked before it joins a world). */
+const marks = new WeakMap<object, ResolvedSettings>();
+/** Bumped by every mark or unmark: systems resynchronise their records when it changed. */
+let marksVersion = 0;
 
 /** The fields of a `Matter.Body` the bullets read, beyond {@link MatterBodyLike}. */
 interface BodyLike extends MatterBodyLike {
@@ -93,7 +112,7 @@ interface BulletRecord {
   bounce: boolean;
   /** NaN: the body's restitution. */
   restitution: number;
-  onHit: BulletOptions['onHit'];
+  onHit: BulletSettings['onHit'];
   x0: number;
   y0: number;
   a0: number;
@@ -161,7 +180,8 @@ class BulletSystem {
   readonly index = new Map<MatterBodyLike, number>();
   private updates = 0;
   private seenBodies: MatterBodyLike[] | null = null;
-  private membershipDirty = true;
+  /** `marksVersion` at the last {@link BulletSystem.sync}. */
+  private seenVersion = -1;
   private readonly motion = createMotion2D();
   private readonly otherMotion = createMotion2D();
   private readonly result = createTimeOfImpactResult2D();
@@ -185,53 +205,72 @@ class BulletSystem {
     part: undefined as unknown as MatterBodyLike,
   };
 
+  private readonly onBefore = (): void => this.before();
+  private readonly onAfter = (): void => this.after();
+
   constructor(readonly engine: MatterEngineLike) {
     const events = Matter.Events as unknown as {
       on(o: unknown, name: string, cb: () => void): void;
     };
-    events.on(engine, 'beforeUpdate', () => this.before());
-    events.on(engine, 'afterUpdate', () => this.after());
+    events.on(engine, 'beforeUpdate', this.onBefore);
+    events.on(engine, 'afterUpdate', this.onAfter);
   }
 
-  add(body: BodyLike, options: BulletOptions): void {
-    const response = options.response ?? 'stop';
-    if (response !== 'stop' && response !== 'bounce') {
-      throw new RangeError(`setBullet: options.response must be 'stop' or 'bounce', got ${String(response)}`);
-    }
-    const e = options.restitution;
-    if (e !== undefined && !(e >= 0 && e <= 1)) {
-      throw new RangeError(`setBullet: options.restitution must be in [0, 1], got ${String(e)}`);
-    }
-    if (options.onHit !== undefined && typeof options.onHit !== 'function') {
-      throw new TypeError('setBullet: options.onHit must be a function');
-    }
-    const bounce = response === 'bounce';
-    const restitution = e ?? Number.NaN;
+  /** Removes the listeners and the records (called by {@link uninstallBullets}). */
+  detach(): void {
+    const events = Matter.Events as unknown as {
+      off(o: unknown, name: string, cb: () => void): void;
+    };
+    events.off(this.engine, 'beforeUpdate', this.onBefore);
+    events.off(this.engine, 'afterUpdate', this.onAfter);
+    this.records.length = 0;
+    this.index.clear();
+  }
+
+  /** Adds a record for `body` (or updates its settings). */
+  private add(body: BodyLike, m: ResolvedSettings): number {
     const i = this.index.get(body);
     if (i !== undefined) {
-      // Already a bullet: new options, same recorded pose and membership.
+      // Already a bullet: new settings, same recorded pose and membership.
       const rec = this.records[i];
-      rec.bounce = bounce;
-      rec.restitution = restitution;
-      rec.onHit = options.onHit;
-      return;
+      rec.bounce = m.bounce;
+      rec.restitution = m.restitution;
+      rec.onHit = m.onHit;
+      return i;
     }
     this.index.set(body, this.records.length);
     this.records.push({
       body,
-      bounce,
-      restitution,
-      onHit: options.onHit,
+      bounce: m.bounce,
+      restitution: m.restitution,
+      onHit: m.onHit,
       x0: 0,
       y0: 0,
       a0: 0,
       recorded: -1,
       inWorld: false,
     });
-    this.membershipDirty = true;
+    return this.records.length - 1;
   }
 
-  remove(body: MatterBodyLike): void {
+  /**
+   * Brings the records in line with the marks and with `bodies` (the engine's bodies): a record per
+   * marked body of the engine, `inWorld` set for those in `bodies`, records of unmarked bodies dropped.
+   */
+  private sync(bodies: MatterBodyLike[]): void {
+    const records = this.records;
+    for (let i = records.length - 1; i >= 0; i--) {
+      if (!marks.has(records[i].body)) this.remove(records[i].body);
+    }
+    for (let i = 0; i < records.length; i++) records[i].inWorld = false;
+    for (let i = 0; i < bodies.length; i++) {
+      const m = marks.get(bodies[i]);
+      if (m !== undefined) records[this.add(bodies[i] as BodyLike, m)].inWorld = true;
+    }
+    this.seenVersion = marksVersion;
+  }
+
+  private remove(body: MatterBodyLike): void {
     const i = this.index.get(body);
     if (i === undefined) return;
     const last = this.records.pop() as BulletRecord;
@@ -244,6 +283,12 @@ class BulletSystem {
 
   private before(): void {
     this.updates++;
+    if (this.seenVersion !== marksVersion) {
+      // New marks: records for the engine's marked bodies now, so their start pose is recorded.
+      const world = (this.engine as { world?: unknown }).world;
+      this.sync(world ? (Matter.Composite.allBodies(world as Matter.Composite) as MatterBodyLike[]) : []);
+      this.seenBodies = null;
+    }
     const records = this.records;
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
@@ -255,19 +300,12 @@ class BulletSystem {
     }
   }
 
-  /** Marks which bullets are in the world: one pass over `detector.bodies` when it changed. */
+  /** Marks which bullets are in the world: one pass over `detector.bodies` when it or the marks changed. */
   private syncMembership(): void {
     const bodies = this.engine.detector.bodies;
-    if (!this.membershipDirty && bodies === this.seenBodies) return;
-    const records = this.records;
-    for (let i = 0; i < records.length; i++) records[i].inWorld = false;
-    const index = this.index;
-    for (let i = 0; i < bodies.length; i++) {
-      const k = index.get(bodies[i]);
-      if (k !== undefined) records[k].inWorld = true;
-    }
+    if (this.seenVersion === marksVersion && bodies === this.seenBodies) return;
+    this.sync(bodies);
     this.seenBodies = bodies;
-    this.membershipDirty = false;
   }
 
   private after(): void {
@@ -409,44 +447,112 @@ class BulletSystem {
 
 const systems = new WeakMap<object, BulletSystem>();
 
-function checkArgs(fn: string, engine: MatterEngineLike, body: MatterBodyLike): void {
+function checkEngine(fn: string, engine: MatterEngineLike): void {
   if (engine == null || typeof engine !== 'object' || engine.detector == null) {
     throw new TypeError(`${fn}: engine must be a Matter.Engine`);
   }
+}
+
+function checkBody(fn: string, body: MatterBodyLike): void {
   if (body == null || typeof body !== 'object' || !Array.isArray(body.parts)) {
     throw new TypeError(`${fn}: body must be a Matter.Body`);
   }
 }
 
+/** Whether `x` is a Matter.Engine rather than a body (the deprecated engine-first forms). */
+function isEngine(x: unknown): x is MatterEngineLike {
+  return x != null && typeof x === 'object' && (x as MatterEngineLike).detector != null;
+}
+
+function resolveSettings(settings: BulletSettings): ResolvedSettings {
+  if (settings === null || typeof settings !== 'object') {
+    throw new TypeError('setBullet: settings must be an object, true or false');
+  }
+  const response = settings.response ?? 'stop';
+  if (response !== 'stop' && response !== 'bounce') {
+    throw new RangeError(`setBullet: options.response must be 'stop' or 'bounce', got ${String(response)}`);
+  }
+  const e = settings.restitution;
+  if (e !== undefined && !(e >= 0 && e <= 1)) {
+    throw new RangeError(`setBullet: options.restitution must be in [0, 1], got ${String(e)}`);
+  }
+  if (settings.onHit !== undefined && typeof settings.onHit !== 'function') {
+    throw new TypeError('setBullet: options.onHit must be a function');
+  }
+  return { bounce: response === 'bounce', restitution: e ?? Number.NaN, onHit: settings.onHit };
+}
+
 /**
- * Marks `body` as a bullet of `engine` (or updates its options), or unmarks it with `false`. From the
+ * Starts sweeping the bullets of `engine` (bodies marked with {@link setBullet}, now or later) in each
+ * `Engine.update`. Idempotent. Throws a TypeError for a non-engine.
+ */
+export function installBullets(engine: MatterEngineLike): void {
+  checkEngine('installBullets', engine);
+  if (!systems.has(engine)) systems.set(engine, new BulletSystem(engine));
+}
+
+/** Stops sweeping the bullets of `engine` (their marks stay). Returns false if it was not installed. */
+export function uninstallBullets(engine: MatterEngineLike): boolean {
+  const system = systems.get(engine);
+  if (!system) return false;
+  systems.delete(engine);
+  system.detach();
+  return true;
+}
+
+/**
+ * Marks `body` as a bullet (`settings`, or `true` for the defaults), or unmarks it (`false`) — as
+ * `@sieve/cannon`'s `setBullet(body, settings)` and Box2D's `b2Body_SetBullet`. Works before or after
+ * the body joins a world; an engine sweeps its bullets once {@link installBullets} ran on it. From the
  * next `Engine.update` on, the bullet stops at (or bounces from) its first contact in each update
- * instead of passing through thin or small bodies. Works with or without a Sieve detector installed
- * (with one in Sieve mode, candidates come from its broadphase; otherwise from a scan of the bodies).
- * Throws on a bad engine, body, `response` or `restitution`.
+ * instead of passing through thin or small bodies (with a Sieve detector in Sieve mode, candidates
+ * come from its broadphase; otherwise from a scan of the bodies). Throws on a bad body, `response`,
+ * `restitution` or `onHit`.
+ */
+export function setBullet(body: MatterBodyLike, settings?: BulletSettings | boolean): void;
+/**
+ * @deprecated Use `installBullets(engine)` once and `setBullet(body, settings)`. This form does both
+ * (installs the engine's bullets if needed, then marks the body).
  */
 export function setBullet(
   engine: MatterEngineLike,
   body: MatterBodyLike,
-  options: BulletOptions | false = {},
+  settings?: BulletSettings | false,
+): void;
+export function setBullet(
+  a: MatterBodyLike | MatterEngineLike,
+  b?: MatterBodyLike | BulletSettings | boolean,
+  c?: BulletSettings | false,
 ): void {
-  checkArgs('setBullet', engine, body);
-  if (options === false) {
-    systems.get(engine)?.remove(body);
+  if (isEngine(a)) {
+    checkBody('setBullet', b as MatterBodyLike);
+    installBullets(a);
+    mark(b as MatterBodyLike, c ?? {});
     return;
   }
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError('setBullet: options must be an object or false');
+  if (a == null || typeof a !== 'object') {
+    throw new TypeError(
+      'setBullet: body must be a Matter.Body (or, deprecated, engine must be a Matter.Engine)',
+    );
   }
-  let system = systems.get(engine);
-  if (system === undefined) {
-    system = new BulletSystem(engine);
-    systems.set(engine, system);
-  }
-  system.add(body as BodyLike, options);
+  checkBody('setBullet', a as MatterBodyLike);
+  mark(a as MatterBodyLike, (b as BulletSettings | boolean | undefined) ?? true);
 }
 
-/** Whether `body` is a bullet of `engine` (see {@link setBullet}). */
-export function isBullet(engine: MatterEngineLike, body: MatterBodyLike): boolean {
-  return systems.get(engine)?.index.has(body) ?? false;
+function mark(body: MatterBodyLike, settings: BulletSettings | boolean): void {
+  if (settings === false) {
+    if (marks.delete(body)) marksVersion++;
+    return;
+  }
+  marks.set(body, resolveSettings(settings === true ? {} : settings));
+  marksVersion++;
+}
+
+/** Whether `body` is marked as a bullet (see {@link setBullet}). */
+export function isBullet(body: MatterBodyLike): boolean;
+/** @deprecated Use `isBullet(body)`: whether `body` is marked and `engine` sweeps bullets. */
+export function isBullet(engine: MatterEngineLike, body: MatterBodyLike): boolean;
+export function isBullet(a: MatterBodyLike | MatterEngineLike, b?: MatterBodyLike): boolean {
+  if (isEngine(a) && b !== undefined) return systems.has(a) && marks.has(b);
+  return marks.has(a);
 }

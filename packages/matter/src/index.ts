@@ -7,15 +7,19 @@
  * sieve.stats.broadphaseMs;           // timing of the last step, for an overlay
  * sieve.mode = 'stock';               // switch back and forth on a live engine
  * uninstallSieve(engine);
- * setBullet(engine, shot, { response: 'stop' }); // stops at its first contact, never tunnels
+ * installBullets(engine);
+ * setBullet(shot, { response: 'stop' }); // stops at its first contact, never tunnels
  * ```
  */
 export {
   type BulletHit,
   type BulletOptions,
   type BulletResponse,
+  type BulletSettings,
+  installBullets,
   isBullet,
   setBullet,
+  uninstallBullets,
 } from './bullets.js';
 export type {
   MatterBodyLike,
@@ -27,7 +31,9 @@ export type {
 } from './matterTypes.js';
 export {
   type BroadphaseKind,
+  DEFAULT_SWEEP_BELOW,
   type DetectorMode,
+  type DetectorPath,
   getSieve,
   installSieve,
   SieveDetector,

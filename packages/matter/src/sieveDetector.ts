@@ -4,7 +4,7 @@
  * matter-js 0.20's `Engine.update` calls `Detector.collisions(engine.detector)`, which sorts every
  * body by `bounds.min.x` and sweeps (a body is compared with every body whose min.x falls inside its
  * x-extent: about √N bodies each in a square scene, so O(N^1.5) per step). Here the broadphase is a
- * {@link SweepAndPrune} (`shared/seeds/004_7b04ec2be2c8edf3.txt` §1: per-axis endpoint lists kept
+ * {@link SweepAndPrune} (the sweep-and-prune notes, §1: per-axis endpoint lists kept
  * sorted by insertion sort, §1.3: overlap on every axis, §2: regions) holding one proxy per body with
  * the body's `bounds`, moved only when the bounds changed (static and sleeping bodies cost nothing),
  * so the candidate pairs are exactly the bounds-overlapping ones.
@@ -25,14 +25,7 @@
  * detector's own, reused as stock reuses it (`Collision.collides` allocates a record only for a new
  * pair, as in stock).
  */
-import {
-  growArray,
-  Octree,
-  type OctreeOptions,
-  SLOT_MASK,
-  SweepAndPrune,
-  type SweepAndPruneOptions,
-} from '@sieve/core';
+import { growArray, Octree, SLOT_MASK, SweepAndPrune } from '@sieve/core';
 import Matter from 'matter-js';
 import type {
   CanCollideFn,
@@ -43,66 +36,23 @@ import type {
   MatterEngineLike,
   MatterModuleLike,
 } from './matterTypes.js';
+import { DEFAULT_SWEEP_BELOW, type DetectorMode, type SieveOptions, type SieveStats } from './options.js';
+import { StockSweep } from './sweep.js';
 import { XOrder } from './xOrder.js';
 
-/** Which detector answers `Detector.collisions` for the engine. */
-export type DetectorMode = 'sieve' | 'stock';
+export {
+  type BroadphaseKind,
+  DEFAULT_SWEEP_BELOW,
+  type DetectorMode,
+  type DetectorPath,
+  type SieveOptions,
+  type SieveStats,
+} from './options.js';
 
-/** Which Sieve broadphase holds the proxies. */
-export type BroadphaseKind = 'sap' | 'octree';
-
-/** Options of {@link installSieve}. */
-export interface SieveOptions {
-  /** `'sap'` (default): incremental sweep and prune. `'octree'`: Sieve's loose quadtree. */
-  broadphase?: BroadphaseKind;
-  /** Extra options for the SweepAndPrune (cell size of its regions...). */
-  sap?: Omit<SweepAndPruneOptions, 'dimensions'>;
-  /** Extra options for the Octree. */
-  octree?: Omit<OctreeOptions, 'dimensions'>;
-  /** Start in this mode. Default `'sieve'`. */
-  mode?: DetectorMode;
-  /**
-   * The `Matter` module whose `Detector.collisions` the engine calls. Default: the `matter-js` this
-   * package imports. Pass yours if your bundle holds another copy.
-   */
-  matter?: MatterModuleLike;
-  /**
-   * The clock for {@link SieveStats}' timings, in milliseconds. Default `performance.now()`; `false`
-   * turns timing off (the `...Ms` stats are then NaN). Note that Node's `performance.now()`
-   * allocates a little on every call (about 0.2 KB, three calls a step); browsers' does not.
-   */
-  clock?: (() => number) | false;
-}
-
-/**
- * What the last `Detector.collisions` call did, for overlays and benchmarks. One object per detector,
- * updated in place every step (read it, do not keep references to its numbers' history).
- */
-export interface SieveStats {
-  /** The mode that answered the last step. */
-  mode: DetectorMode;
-  /** Steps answered since install (both modes). */
-  steps: number;
-  /** Milliseconds in the whole detector call (`Detector.collisions`), either mode. */
-  detectorMs: number;
-  /**
-   * Milliseconds in the broadphase part: syncing proxies, the sweep-and-prune update, the x-order,
-   * filtering and ordering candidates. NaN in stock mode (stock's sweep is not split).
-   */
-  broadphaseMs: number;
-  /** Milliseconds in the narrowphase part (`Collision.collides` on the candidates). NaN in stock mode. */
-  narrowphaseMs: number;
-  /** Bodies the detector holds. */
-  bodies: number;
-  /** Proxies moved in the broadphase this step (0 in stock mode). */
-  moved: number;
-  /** Pairs of bodies with overlapping bounds, from the broadphase (NaN in stock mode). */
-  candidatePairs: number;
-  /** Of those, pairs that passed the static/sleeping and collision-filter tests (NaN in stock mode). */
-  testedPairs: number;
-  /** Collisions returned (`Matter.Collision` records). */
-  collisions: number;
-}
+/** Steps a path must be preferred in a row before the detector switches to it. */
+const SWITCH_AFTER = 8;
+/** From `ALL_MOVING × sweepBelow` bodies the broadphase is used even when every body moves. */
+const ALL_MOVING = 32;
 
 /** A broadphase with the batched entry points SweepAndPrune and Octree share. */
 type BatchedBroadphase = SweepAndPrune | Octree;
@@ -130,6 +80,7 @@ export class SieveDetector {
   /** Timing and counts of the last step. */
   readonly stats: SieveStats = {
     mode: 'sieve',
+    path: 'sweep',
     steps: 0,
     detectorMs: Number.NaN,
     broadphaseMs: Number.NaN,
@@ -143,11 +94,22 @@ export class SieveDetector {
 
   private readonly matter: MatterModuleLike;
   private readonly clock: (() => number) | null;
+  /** The clock of the sweep path: only one given in the options. */
+  private readonly sweepClock: (() => number) | null;
   private readonly stockCollisions: CollisionsFn;
   /** `Detector.canCollide` at install: while it is still in place, its logic is inlined. */
   private readonly stockCanCollide: unknown;
   private currentMode: DetectorMode;
   private installed = true;
+  /** {@link SieveOptions.sweepBelow}. */
+  private readonly sweepBelow: number;
+  /** Whether Sieve-mode steps run the sweep (the records and proxies are then left as they were). */
+  private sweeping = true;
+  /** Bodies that moved (broadphase path) or were awake and dynamic (sweep path) in the last step. */
+  private moving = Number.POSITIVE_INFINITY;
+  /** Steps in a row that preferred the other path. */
+  private contrary = 0;
+  private readonly sweep = new StockSweep();
 
   // Records (one per body), indexed by record id; freed ids are reused.
   private recordOf = new Map<MatterBodyLike, number>();
@@ -224,6 +186,14 @@ export class SieveDetector {
       throw new TypeError(`installSieve: options.clock must be a function or false, got ${String(clock)}`);
     }
     this.clock = clock === false ? null : clock;
+    this.sweepClock = options.clock === undefined ? null : this.clock;
+    const sweepBelow = options.sweepBelow ?? DEFAULT_SWEEP_BELOW;
+    if (typeof sweepBelow !== 'number' || !(sweepBelow >= 0)) {
+      throw new RangeError(
+        `installSieve: options.sweepBelow must be a number ≥ 0 (or Infinity), got ${String(sweepBelow)}`,
+      );
+    }
+    this.sweepBelow = sweepBelow;
     const mode = options.mode ?? 'sieve';
     checkMode(mode, 'installSieve: options.mode');
     this.currentMode = mode;
@@ -238,7 +208,9 @@ export class SieveDetector {
   set mode(mode: DetectorMode) {
     checkMode(mode, 'SieveDetector.mode');
     if (mode === this.currentMode) return;
-    if (mode === 'stock') this.handBackOrder();
+    if (mode === 'stock') {
+      if (!this.sweeping) this.handBackOrder();
+    }
     // Back to Sieve: bounds (and maybe the body set) changed while stock answered.
     else this.needResync = true;
     this.currentMode = mode;
@@ -256,7 +228,7 @@ export class SieveDetector {
 
   /** @internal Called by {@link uninstallSieve}. */
   detach(): void {
-    if (this.currentMode === 'sieve') this.handBackOrder();
+    if (this.currentMode === 'sieve' && !this.sweeping) this.handBackOrder();
     this.installed = false;
   }
 
@@ -266,7 +238,14 @@ export class SieveDetector {
    * (stock mode, or the world changed since): then scan `detector.bodies` instead. Used by the bullets.
    */
   queryBodies(bounds: ArrayLike<number>, out: MatterBodyLike[]): number {
-    if (!this.installed || this.currentMode !== 'sieve' || this.isStale(this.detector.bodies)) return -1;
+    if (
+      !this.installed ||
+      this.currentMode !== 'sieve' ||
+      this.sweeping ||
+      this.isStale(this.detector.bodies)
+    ) {
+      return -1;
+    }
     const handles = this.queryHandles;
     handles.length = 0; // queryBounds pushes onto a plain array
     const n = this.broadphase.queryBounds(bounds, handles);
@@ -298,11 +277,14 @@ export class SieveDetector {
       stats.collisions = out.length;
       return out;
     }
-    const t0 = clock === null ? Number.NaN : clock();
     const bodies = detector.bodies;
+    if (this.choosePath(bodies.length)) return this.sweepStep(detector);
+    const t0 = clock === null ? Number.NaN : clock();
+    stats.path = 'broadphase';
     const resync = this.isStale(bodies);
     if (resync) this.resync(bodies);
     stats.moved = this.syncBounds();
+    this.moving = stats.moved;
     this.broadphase.update();
     // Stable sort by min.x: ties keep the order of detector.bodies after a resync (setBodies, or the
     // order stock left), else the previous step's order.
@@ -320,6 +302,71 @@ export class SieveDetector {
     stats.testedPairs = tested;
     stats.collisions = n;
     return detector.collisions;
+  }
+
+  /**
+   * Whether this step runs the sweep (see {@link SieveOptions.sweepBelow}). The broadphase is
+   * preferred from `sweepBelow` bodies when at most half of them moved last step, or from
+   * `32 × sweepBelow` bodies; once on it, it is kept down to 7/8 of those counts and up to 60 %
+   * moving. A switch waits for 8 steps in a row preferring the other path, except into the
+   * broadphase for a world of `32 × sweepBelow` bodies. Handing back leaves `detector.bodies` in
+   * stock's order (the sweep sorts it from there, as stock would); taking over resyncs from it (its
+   * order is stock's).
+   */
+  private choosePath(n: number): boolean {
+    const t = this.sweepBelow;
+    const huge = n >= ALL_MOVING * t;
+    let broadphase: boolean;
+    if (this.sweeping) {
+      broadphase = huge || (n >= t && 2 * this.moving <= n);
+    } else {
+      const low = t - Math.floor(t / 8);
+      broadphase = n >= ALL_MOVING * low || (n >= low && 5 * this.moving <= 3 * n);
+    }
+    if (broadphase !== this.sweeping) {
+      this.contrary = 0;
+      return this.sweeping;
+    }
+    if (++this.contrary < SWITCH_AFTER && !(huge && this.sweeping)) return this.sweeping;
+    this.contrary = 0;
+    if (this.sweeping) {
+      this.sweeping = false;
+      this.needResync = true;
+    } else {
+      this.handBackOrder();
+      this.sweeping = true;
+    }
+    return this.sweeping;
+  }
+
+  /** A Sieve-mode step answered by the sweep (stock itself when a bound is not finite). */
+  private sweepStep(detector: MatterDetectorLike): unknown[] {
+    const stats = this.stats;
+    const clock = this.sweepClock;
+    const t0 = clock === null ? Number.NaN : clock();
+    stats.path = 'sweep';
+    if (detector.collisions === undefined) detector.collisions = [];
+    const canCollide = this.matter.Detector.canCollide as unknown as CanCollideFn;
+    const n = this.sweep.collisions(
+      detector.bodies,
+      detector.collisions,
+      detector.pairs,
+      canCollide,
+      (canCollide as unknown) === this.stockCanCollide,
+      this.matter.Collision.collides as unknown as CollidesFn,
+    );
+    let out = detector.collisions;
+    if (n < 0) out = this.stockCollisions(detector);
+    this.moving = n < 0 ? detector.bodies.length : this.sweep.counts.awake;
+    stats.detectorMs = clock === null ? Number.NaN : clock() - t0;
+    stats.broadphaseMs = Number.NaN;
+    stats.narrowphaseMs = Number.NaN;
+    stats.bodies = detector.bodies.length;
+    stats.moved = 0;
+    stats.candidatePairs = n < 0 ? Number.NaN : this.sweep.counts.candidates;
+    stats.testedPairs = n < 0 ? Number.NaN : this.sweep.counts.tested;
+    stats.collisions = out.length;
+    return out;
   }
 
   /**
@@ -595,7 +642,7 @@ export class SieveDetector {
    * the broadphase's order — bodies roughly in memory order, kinder to the cache than stock's x-order —
    * and their results emitted in stock's order afterwards.
    *
-   * Measured and left out (issue 7): an exact separating-axis cache (per pair, last step's separating
+   * Measured and left out: an exact separating-axis cache (per pair, last step's separating
    * axis tried first, stock's arithmetic) gave no gain. This loop is bound by loading matter-js's vertex
    * objects (boxed `x`/`y`), not by the number of axes: stock's null answer usually comes from its first
    * axis, so one cached axis reads the same vertices — hot, ~0.1 µs a pair either way; cold at 20 000

@@ -9,7 +9,7 @@
  * (hence of new pairs in `pairs.list`, the order the resolver visits them, and the order of the
  * collision events), so reproducing it is what makes the simulation bit-identical to stock.
  *
- * Kept as `shared/seeds/004_7b04ec2be2c8edf3.txt` §1.2 keeps its endpoint lists: an insertion sort of
+ * Kept as the sweep-and-prune notes (§1.2) keep their endpoint lists: an insertion sort of
  * the previous order, near O(N) under temporal coherence. When the input is far from sorted (new
  * bodies appended at the end, a teleport) the insertion sort gives up after a budget of shifts and a
  * bottom-up merge sort finishes the job — both sort by the same total order, so the result is the same

@@ -69,6 +69,9 @@ describe('installSieve / uninstallSieve', () => {
     expect(() => installSieve(e, { broadphase: 'grid' as never })).toThrow(/options.broadphase/);
     expect(() => installSieve(e, { mode: 'fast' as never })).toThrow(/options.mode/);
     expect(() => installSieve(e, { matter: {} as never })).toThrow(/options.matter/);
+    expect(() => installSieve(e, { sweepBelow: -1 })).toThrow(/options.sweepBelow/);
+    expect(() => installSieve(e, { sweepBelow: Number.NaN })).toThrow(/options.sweepBelow/);
+    expect(() => installSieve(e, { sweepBelow: '9' as never })).toThrow(/options.sweepBelow/);
     expect(getSieve(e)).toBeUndefined(); // failed installs leave nothing behind
     const s = installSieve(e);
     expect(() => installSieve(e)).toThrow(/already has a Sieve detector/);
@@ -83,11 +86,12 @@ describe('installSieve / uninstallSieve', () => {
 describe('SieveDetector.stats', () => {
   it('reports timings and counts in Sieve mode, and the detector time only in stock mode', () => {
     const { engine } = fastBodies(21, 150);
-    const s: SieveDetector = installSieve(engine);
+    const s: SieveDetector = installSieve(engine, { sweepBelow: 0 });
     for (let i = 0; i < 30; i++) Engine.update(engine, 1000 / 60);
     const st = s.stats;
     const collisions = (engine.detector as unknown as { collisions: unknown[] }).collisions;
     expect(st.mode).toBe('sieve');
+    expect(st.path).toBe('broadphase');
     expect(st.steps).toBe(30);
     expect(st.bodies).toBe(Composite.allBodies(engine.world).length);
     expect(st.collisions).toBe(collisions.length);
@@ -113,6 +117,7 @@ describe('options and edge cases', () => {
     const { engine } = fastBodies(24, 60);
     let t = 0;
     const s = installSieve(engine, {
+      sweepBelow: 0,
       clock: () => {
         t += 1;
         return t;
@@ -122,6 +127,12 @@ describe('options and edge cases', () => {
     // Three readings a step: start, end of the broadphase part, end of the narrowphase part.
     expect([s.stats.broadphaseMs, s.stats.narrowphaseMs, s.stats.detectorMs]).toEqual([1, 1, 2]);
     s.uninstall();
+    // The sweep path reads it twice: the detector time only.
+    const swept = installSieve(engine, { clock: () => (t += 3) });
+    Engine.update(engine, 1000 / 60);
+    expect(swept.stats.path).toBe('sweep');
+    expect([swept.stats.broadphaseMs, swept.stats.detectorMs]).toEqual([Number.NaN, 3]);
+    swept.uninstall();
     const quiet = installSieve(engine, { clock: false, matter: Matter });
     Engine.update(engine, 1000 / 60);
     expect(quiet.stats.detectorMs).toBeNaN();
@@ -136,7 +147,7 @@ describe('options and edge cases', () => {
       () => compoundBodies(22),
       150,
       (engine) => {
-        installSieve(engine, { broadphase: 'octree' });
+        installSieve(engine, { broadphase: 'octree', sweepBelow: 0 });
       },
     );
     expect(r.what).toBe('');
@@ -148,20 +159,20 @@ describe('options and edge cases', () => {
       () => fastBodies(23, 150),
       150,
       (engine) => {
-        installSieve(engine, { sap: { cellSize: 40 } });
+        installSieve(engine, { sap: { cellSize: 40 }, sweepBelow: 0 });
       },
     );
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
   });
 
-  it('a body whose bounds become NaN gets no collisions (stock would pair it with garbage) until they are finite again', () => {
+  it('broadphase path: a body whose bounds become NaN gets no collisions (stock would pair it with garbage) until they are finite again', () => {
     const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
     const a = Bodies.rectangle(0, 0, 10, 10);
     const b = Bodies.rectangle(6, 0, 10, 10);
     const c = Bodies.rectangle(12, 0, 10, 10);
     Composite.add(e.world, [a, b, c]);
-    const s = installSieve(e);
+    const s = installSieve(e, { sweepBelow: 0 });
     Engine.update(e, 16);
     expect(s.stats.collisions).toBe(2);
     const saved = { ...b.bounds.min };
@@ -181,11 +192,11 @@ describe('options and edge cases', () => {
     s.uninstall();
   });
 
-  it('a body listed twice in detector.bodies is reported', () => {
+  it('broadphase path: a body listed twice in detector.bodies is reported', () => {
     const e = Engine.create();
     const a = Bodies.rectangle(0, 0, 10, 10);
     Composite.add(e.world, a);
-    installSieve(e);
+    installSieve(e, { sweepBelow: 0 });
     e.detector.bodies = [a, a];
     expect(() => Detector.collisions(e.detector)).toThrow(/appears twice/);
     uninstallSieve(e);

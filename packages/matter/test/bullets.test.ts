@@ -1,7 +1,14 @@
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../core/test/support/rng.js';
-import { type BulletOptions, installSieve, isBullet, setBullet } from '../src/index.js';
+import {
+  type BulletOptions,
+  installBullets,
+  installSieve,
+  isBullet,
+  setBullet,
+  uninstallBullets,
+} from '../src/index.js';
 
 const { Bodies, Body, Composite, Engine } = Matter;
 
@@ -250,5 +257,40 @@ describe('bullets: single shots', () => {
     );
     expect(() => setBullet(null as never, shot)).toThrow(/engine/);
     expect(() => setBullet(engine, {} as never)).toThrow(/body/);
+  });
+
+  it('body-first API (as @sieve/cannon): installBullets(engine), setBullet(body, settings), isBullet(body)', () => {
+    const engine = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
+    installSieve(engine);
+    installBullets(engine);
+    installBullets(engine); // idempotent
+    const wall = Bodies.rectangle(0, 0, 60, WALL_T, { isStatic: true });
+    const shot = Bodies.circle(0, -5, RADIUS, { frictionAir: 0, friction: 0, restitution: 0 });
+    Body.setVelocity(shot, { x: 0, y: SPEED });
+    setBullet(shot, { response: 'stop' }); // marked before it joins the world
+    expect(isBullet(shot)).toBe(true);
+    expect(isBullet(wall)).toBe(false);
+    Composite.add(engine.world, [wall, shot]);
+    for (let i = 0; i < 3; i++) Engine.update(engine, STEP);
+    expect(shot.position.y).toBeLessThan(-WALL_T / 2);
+    // Unmarked: it tunnels through a second wall at the same speed.
+    setBullet(shot, false);
+    expect(isBullet(shot)).toBe(false);
+    Body.setPosition(shot, { x: 40, y: -5 });
+    Body.setVelocity(shot, { x: 0, y: SPEED });
+    Composite.add(engine.world, Bodies.rectangle(40, 0, 10, WALL_T, { isStatic: true }));
+    for (let i = 0; i < 2; i++) Engine.update(engine, STEP);
+    expect(shot.position.y).toBeGreaterThan(WALL_T / 2);
+    // Marked again, but the engine no longer sweeps bullets: it tunnels too.
+    expect(uninstallBullets(engine)).toBe(true);
+    expect(uninstallBullets(engine)).toBe(false);
+    setBullet(shot, true);
+    Body.setPosition(shot, { x: 40, y: -5 });
+    Body.setVelocity(shot, { x: 0, y: SPEED });
+    for (let i = 0; i < 2; i++) Engine.update(engine, STEP);
+    expect(shot.position.y).toBeGreaterThan(WALL_T / 2);
+    expect(() => setBullet({} as never, true)).toThrow(/body/);
+    expect(() => setBullet(shot, { response: 'slide' as never })).toThrow(/response/);
+    expect(() => installBullets({} as never)).toThrow(/engine/);
   });
 });

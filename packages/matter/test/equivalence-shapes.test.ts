@@ -3,19 +3,25 @@
  * compound bodies (collisions between parts), collision filters (groups, categories, masks) and
  * sensors. Also shows the comparison can fail: a perturbed engine is caught.
  */
-import { installSieve } from '@sieve/matter';
+import { installSieve, type SieveDetector } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from './harness.js';
 import { compoundBodies, fastBodies, filtersAndSensors } from './scenes.js';
 
-const sieve = (engine: Parameters<typeof installSieve>[0]) => {
-  installSieve(engine);
-};
+/** Both of the Sieve detector's paths: the incremental broadphase, and the sweep of small worlds. */
+describe.each([
+  { path: 'broadphase', sweepBelow: 0 },
+  { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY },
+])('Sieve detector ($path path) vs stock, bit for bit', ({ path, sweepBelow }) => {
+  let installed: SieveDetector | undefined;
+  const sieve = (engine: Parameters<typeof installSieve>[0]) => {
+    installed = installSieve(engine, { sweepBelow });
+  };
 
-describe('Sieve detector vs stock, bit for bit', () => {
   it('fast bodies (tens of px per step) among slow ones, 300 updates', () => {
     const r = compareRuns(() => fastBodies(4), 300, sieve);
+    expect(installed?.stats.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
     expect(r.totalStarts).toBeGreaterThan(100);
@@ -23,6 +29,7 @@ describe('Sieve detector vs stock, bit for bit', () => {
 
   it('compound bodies (parts[1..] collide, parent bounds gate), 300 updates', () => {
     const r = compareRuns(() => compoundBodies(5), 300, sieve);
+    expect(installed?.stats.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
     expect(r.totalCollisions).toBeGreaterThan(1000);
@@ -30,6 +37,7 @@ describe('Sieve detector vs stock, bit for bit', () => {
 
   it('collision filters (groups ±, categories, masks) and sensors, 300 updates', () => {
     const r = compareRuns(() => filtersAndSensors(6), 300, sieve);
+    expect(installed?.stats.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
     expect(r.totalCollisions).toBeGreaterThan(1000);

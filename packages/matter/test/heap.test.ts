@@ -21,13 +21,19 @@ describe('SieveDetector heap', () => {
           encoding: 'utf8',
           env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
         }),
-      ) as { growth: number[]; checksum: number; candidates: number };
+      ) as { growth: number[]; checksum: number; candidates: number; path: string };
     // A steady allocation of even 2 bytes a step grows every 500-step window by ≥ 1 KB. The runtime
     // (JIT tiers, the module loader) adds garbage to some windows, never to all: the quietest window
     // is the measure.
-    const quiet = run();
-    expect(quiet.candidates).toBeGreaterThan(500); // the broadphase really works every step
-    expect(Math.min(...quiet.growth), `growth per window: ${quiet.growth.join(', ')}`).toBeLessThan(1024);
+    for (const path of ['broadphase', 'sweep']) {
+      const quiet = run('quiet', path);
+      expect(quiet.path).toBe(path);
+      expect(quiet.candidates).toBeGreaterThan(500); // the detector really works every step
+      expect(
+        Math.min(...quiet.growth),
+        `${path}: growth per window: ${quiet.growth.join(', ')}`,
+      ).toBeLessThan(1024);
+    }
     // The same probe allocating one 1-element array a step must see it in every window.
     const control = run('allocate');
     expect(Math.min(...control.growth), `control growth: ${control.growth.join(', ')}`).toBeGreaterThan(4096);

@@ -1,6 +1,9 @@
 /**
  * @sieve/overlay — a per-frame timing overlay any engine can feed: named phases, counters, rolling graphs
- * with min/median/max and a frame-budget line, JSON export, and a pixi.js binding.
+ * with last/median/max and a frame-budget line, an "other" row for unaccounted frame time, per-mode
+ * segments compared side by side, JSON export, and a pixi.js binding.
+ *
+ * @packageDocumentation
  */
 export {
   type Canvas2DLike,
@@ -24,5 +27,6 @@ export {
   FrameRecorder,
   type OverlayExport,
   type RecorderOptions,
+  type SegmentSummary,
   type SeriesStats,
 } from './recorder.js';

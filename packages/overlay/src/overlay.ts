@@ -5,8 +5,8 @@
  * throttled (10 Hz by default: a full redraw measured ~0.2 ms in headless Chromium, so ~0.03 ms a frame
  * at 60 fps) and timed: the overlay records its own cost per frame and shows it.
  *
- * Source: no seed document covers overlays; follows the issue text (issue 7, "@sieve/overlay": own canvas
- * above the game, toggles to hide it, well under 0.1 ms per frame, export of the recorded frames as JSON).
+ * Follows the in-game performance overlays of engines and stats.js: its own canvas above the game, a key
+ * to hide it, well under 0.1 ms per frame, and an export of the recorded frames as JSON.
  */
 import { type DrawOptions, drawOverlay, type OverlayMode, overlayHeight } from './draw.js';
 import { FrameRecorder, type RecorderOptions } from './recorder.js';
@@ -31,6 +31,10 @@ export interface OverlayOptions extends RecorderOptions {
   buttons?: boolean;
   /** CSS z-index of the overlay. Default 1000. */
   zIndex?: number;
+  /** Height of each phase graph in CSS pixels (≥ 12). Default 36. */
+  graphHeight?: number;
+  /** Show the "other" row (frame time outside every top-level phase). Default true. */
+  showOther?: boolean;
 }
 
 const MODES: readonly OverlayMode[] = ['full', 'compact', 'hidden'];
@@ -62,7 +66,6 @@ export class Overlay extends FrameRecorder {
   drawTimeMs = 0;
 
   private readonly ctx: CanvasRenderingContext2D;
-  private readonly width: number;
   private readonly title: string;
   private readonly minInterval: number;
   private readonly toggleKey: string | null;
@@ -85,12 +88,19 @@ export class Overlay extends FrameRecorder {
       throw new RangeError(`redrawHz must be a positive number, got ${hz}`);
     const mode = options.mode ?? 'full';
     if (!MODES.includes(mode)) throw new RangeError(`mode must be one of ${MODES.join(', ')}, got ${mode}`);
-    this.width = width;
     this.title = options.title ?? 'Sieve';
     this.minInterval = 1000 / hz;
     this.toggleKey = options.toggleKey === undefined ? '`' : options.toggleKey;
     this.currentMode = mode;
-    this.drawOptions = { width, mode, title: this.title, hiddenPhases: this.hiddenPhases };
+    this.drawOptions = {
+      width,
+      mode,
+      title: this.title,
+      hiddenPhases: this.hiddenPhases,
+      graphHeight: options.graphHeight ?? 36,
+      showOther: options.showOther ?? true,
+    };
+    overlayHeight(this, this.drawOptions); // validates graphHeight before anything is added to the page
 
     const parent = options.parent ?? document.body;
     const corner = options.corner ?? 'top-right';
@@ -158,6 +168,11 @@ export class Overlay extends FrameRecorder {
     this.applyMode();
   }
 
+  /** Width of the panel in CSS pixels. */
+  get width(): number {
+    return this.drawOptions.width ?? 300;
+  }
+
   /** Current mode. */
   get mode(): OverlayMode {
     return this.currentMode;
@@ -196,13 +211,14 @@ export class Overlay extends FrameRecorder {
     const t0 = this.now();
     const dpr = (typeof window !== 'undefined' && window.devicePixelRatio) || 1;
     const h = overlayHeight(this, this.drawOptions);
-    const cw = Math.round(this.width * dpr);
+    const width = this.width;
+    const cw = Math.round(width * dpr);
     const ch = Math.max(1, Math.round(h * dpr));
     const c = this.canvas;
     if (c.width !== cw || c.height !== ch) {
       c.width = cw;
       c.height = ch;
-      c.style.width = `${this.width}px`;
+      c.style.width = `${width}px`;
       c.style.height = `${h}px`;
     }
     if (h > 0) {

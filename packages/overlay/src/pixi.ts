@@ -8,20 +8,23 @@
  * Only structural types are used here — no import of pixi.js at all — so `@sieve/overlay` never depends on
  * pixi at run time and pixi's types are not needed to compile against it.
  *
- * Source: no seed document covers this; follows the issue text (issue 7, "a pixi.js binding").
+ * Follows pixi.js v8's ticker documentation (listener priorities, `UPDATE_PRIORITY`).
  */
 import type { FrameRecorder } from './recorder.js';
 
 /** The part of a pixi.js `Ticker` this binding uses. */
 export interface TickerLike {
+  /** Adds a listener called every tick, higher `priority` first. */
   // biome-ignore lint/suspicious/noExplicitAny: matches pixi's generic TickerCallback<T> (this: T, ticker) in both directions
   add(fn: (this: any, ticker: any) => void, context?: any, priority?: number): unknown;
+  /** Removes a listener added with {@link TickerLike.add}. */
   // biome-ignore lint/suspicious/noExplicitAny: see add
   remove(fn: (this: any, ticker: any) => void, context?: any): unknown;
 }
 
 /** The part of a pixi.js `Application` this binding uses. */
 export interface TickerOwner {
+  /** The application's ticker, which renders the stage every frame. */
   ticker: TickerLike;
 }
 

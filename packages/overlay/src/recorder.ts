@@ -2,140 +2,38 @@
  * FrameRecorder: the data half of the timing overlay. Named phases are timed each frame (`begin(name)` …
  * `end()`, or a measured value with `record`), counters are set with `count`, and `endFrame()` closes the
  * frame into fixed-size ring buffers (one Float32Array per phase, one Float64Array per counter, plus the
- * frame interval and the overlay's own cost), so the last `capacity` frames (300 by default) are kept.
+ * frame interval, the time outside every top-level phase ("other") and the overlay's own cost), so the
+ * last `capacity` frames (300 by default) are kept. A phase or counter that a frame did not touch is
+ * stored as NaN — "not measured" — and left out of the statistics, so an engine that does not report a
+ * phase shows "—" rather than a misleading 0. Segments (`beginSegment(label)`) clear the window when the
+ * thing being measured changes (a collision mode, a scene) and keep the finished segment's medians for a
+ * side-by-side comparison.
  *
- * Source: no seed document covers profiling overlays; this follows the issue text (issue 7, "@sieve/overlay")
- * and the project's data-oriented rules (preamble: typed arrays, structure of arrays, no allocation per
- * frame once warm). Phases and counters are registered by name once; after that `begin`/`record`/`count`
- * accept the returned index (no string work at all) or the name (one Map lookup, with a one-entry cache
- * for the common "same literal string again" case). Statistics (min/median/max/mean) are computed only
- * when asked for — the renderer asks at its own throttled rate — with an O(n) selection, not a sort.
+ * Follows the ring-buffer frame profilers of game engines (the rolling graphs of stats.js and of
+ * Unity's and Unreal's frame-time overlays) and data-oriented practice: typed arrays, structure of
+ * arrays, no allocation per frame once warm. Phases and counters are registered by name once; after that
+ * `begin`/`record`/`count` accept the returned index (no string work at all) or the name (one Map lookup,
+ * with a one-entry cache for the common "same literal string again" case). Statistics
+ * (min/median/max/mean) are computed only when asked for — the renderer asks at its own throttled rate —
+ * with an O(n) selection, not a sort.
  */
+import { emptyStats, ringStats, type SeriesStats } from './stats.js';
+import type { ExportedFrame, OverlayExport, RecorderOptions, SegmentSummary } from './types.js';
 
-/** Options of a {@link FrameRecorder}. */
-export interface RecorderOptions {
-  /** Number of frames kept in the rolling window (ring-buffer length). Default 300. */
-  capacity?: number;
-  /** The frame budget in milliseconds, drawn as a line on the graphs. Default 16.7 (60 Hz). */
-  budgetMs?: number;
-  /** Clock in milliseconds. Default `performance.now`. Injected by tests. */
-  now?: () => number;
-  /** Phase names to register up front, in display order. */
-  phases?: readonly string[];
-  /** Counter names to register up front, in display order. */
-  counters?: readonly string[];
-}
-
-/** Summary statistics of one series over the frames in the window. */
-export interface SeriesStats {
-  /** Smallest value in the window (0 when the window is empty). */
-  min: number;
-  /** Median (mean of the two middle values for an even count). */
-  median: number;
-  /** Largest value in the window. */
-  max: number;
-  /** Arithmetic mean. */
-  mean: number;
-  /** Value of the most recently closed frame. */
-  last: number;
-  /** Number of frames the statistics cover. */
-  count: number;
-}
-
-/** One exported frame (see {@link FrameRecorder.toJSON}). */
-export interface ExportedFrame {
-  /** Sequence number of the frame since the recorder was created (0-based). */
-  index: number;
-  /** Clock time at which the frame was closed, in ms. */
-  time: number;
-  /** Time since the previous frame was closed, in ms (0 for the very first frame). */
-  frameMs: number;
-  /** Time the overlay itself spent in this frame (drawing), in ms. */
-  overlayMs: number;
-  /** Milliseconds spent in each phase during this frame (0 when the phase did not run). */
-  phases: Record<string, number>;
-  /** Counter values set during this frame (0 when not set). */
-  counters: Record<string, number>;
-}
-
-/** What {@link FrameRecorder.toJSON} returns: the recorded window, oldest frame first, and its statistics. */
-export interface OverlayExport {
-  /** Format version of this object. */
-  version: 1;
-  /** Ring-buffer length. */
-  capacity: number;
-  /** Total number of frames closed since creation (may exceed `capacity`). */
-  frameCount: number;
-  /** The frame budget in ms. */
-  budgetMs: number;
-  /** Registered phase names, in registration order. */
-  phases: string[];
-  /** Registered counter names, in registration order. */
-  counters: string[];
-  /** Statistics over the window: each phase by name, plus `frame` (interval) and `overlay` (own cost). */
-  stats: {
-    phases: Record<string, SeriesStats>;
-    counters: Record<string, SeriesStats>;
-    frame: SeriesStats;
-    overlay: SeriesStats;
-  };
-  /** The frames in the window, oldest first. */
-  frames: ExportedFrame[];
-}
+export type { SeriesStats } from './stats.js';
+export type { ExportedFrame, OverlayExport, RecorderOptions, SegmentSummary } from './types.js';
 
 const MAX_DEPTH = 32;
+/** Parent marker: phase not seen yet / seen at top level. */
+const UNSEEN = -2;
+const TOP = -1;
 
 const defaultNow: () => number =
   typeof performance !== 'undefined' && typeof performance.now === 'function'
     ? () => performance.now()
     : () => Date.now();
 
-function emptyStats(): SeriesStats {
-  return { min: 0, median: 0, max: 0, mean: 0, last: 0, count: 0 };
-}
-
-/**
- * Partially sorts `a[0..n)` so that `a[k]` holds the k-th smallest value, everything before it is ≤ and
- * everything after it is ≥ (Hoare's selection, median-of-three pivot). O(n) on average, no allocation.
- */
-function select(a: Float64Array, n: number, k: number): number {
-  let lo = 0;
-  let hi = n - 1;
-  while (hi > lo) {
-    const mid = (lo + hi) >>> 1;
-    // Median of three as the pivot guards against sorted and reverse-sorted windows (common for ramps).
-    let x = a[lo];
-    let y = a[mid];
-    const z = a[hi];
-    if (x > y) {
-      const t = x;
-      x = y;
-      y = t;
-    }
-    if (y > z) {
-      y = z;
-      if (x > y) y = x;
-    }
-    const pivot = y;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return a[k];
-  }
-  return a[k];
-}
+const nullIfNaN = (v: number): number | null => (!Number.isNaN(v) ? v : null);
 
 /**
  * Records named phase timings and counters per frame into ring buffers. Engine-agnostic and DOM-free;
@@ -144,6 +42,10 @@ function select(a: Float64Array, n: number, k: number): number {
  * Hot-path methods (`begin`, `end`, `record`, `count`, `endFrame`) do not allocate once the phases and
  * counters are registered. They validate their arguments cheaply (index range, finite numbers) and throw
  * a `RangeError`/`Error` naming the argument.
+ *
+ * Phases nest: a phase begun (or recorded) while another is open counts as part of it. The "other" time
+ * of a frame is its interval minus the top-level phases (and the overlay's own drawing) — the render
+ * outside any phase, the browser, idle time waiting for the next frame.
  */
 export class FrameRecorder {
   /** Number of frames kept (ring-buffer length). */
@@ -156,24 +58,33 @@ export class FrameRecorder {
   private readonly phaseNameList: string[] = [];
   private readonly phaseMap = new Map<string, number>();
   private readonly phaseRings: Float32Array[] = [];
-  private phaseAcc = new Float64Array(8);
+  private readonly phaseParents: number[] = [];
+  private phaseAcc = new Float64Array(8).fill(Number.NaN);
 
   private readonly counterNameList: string[] = [];
   private readonly counterMap = new Map<string, number>();
   private readonly counterRings: Float64Array[] = [];
-  private counterAcc = new Float64Array(8);
+  private counterAcc = new Float64Array(8).fill(Number.NaN);
 
   private readonly frameRing: Float32Array;
+  private readonly otherRingData: Float32Array;
   private readonly overlayRing: Float32Array;
   private readonly timeRing: Float64Array;
 
   private readonly stackPhase = new Int32Array(MAX_DEPTH);
   private readonly stackStart = new Float64Array(MAX_DEPTH);
   private depth = 0;
+  /** Time of the current frame's top-level phases, in ms. */
+  private topAcc = 0;
+  /** The overlay's own cost since the last `endFrame` (it draws after closing a frame), in ms. */
+  private pendingOverhead = 0;
 
   private writeSlot = 0;
   private closed = 0;
   private lastClose = Number.NaN;
+
+  private segmentLabel: string;
+  private readonly summaries = new Map<string, SegmentSummary>();
 
   // One-entry caches: a literal string passed again is the same string, so `===` hits without hashing.
   private lastPhaseName: string | null = null;
@@ -183,6 +94,7 @@ export class FrameRecorder {
 
   /** Scratch for selection (statistics only; never touched per frame). */
   private readonly scratch: Float64Array;
+  private readonly scratchStats: SeriesStats = emptyStats();
 
   constructor(options: RecorderOptions = {}) {
     const capacity = options.capacity ?? 300;
@@ -193,10 +105,14 @@ export class FrameRecorder {
       throw new RangeError(`budgetMs must be a finite positive number, got ${budgetMs}`);
     if (options.now !== undefined && typeof options.now !== 'function')
       throw new TypeError('now must be a function returning milliseconds');
+    const segment = options.segment ?? '';
+    if (typeof segment !== 'string') throw new TypeError(`segment must be a string, got ${String(segment)}`);
     this.capacity = capacity;
     this.budgetMs = budgetMs;
     this.now = options.now ?? defaultNow;
+    this.segmentLabel = segment;
     this.frameRing = new Float32Array(capacity);
+    this.otherRingData = new Float32Array(capacity);
     this.overlayRing = new Float32Array(capacity);
     this.timeRing = new Float64Array(capacity);
     this.scratch = new Float64Array(capacity);
@@ -216,9 +132,10 @@ export class FrameRecorder {
       i = this.phaseNameList.length;
       this.phaseNameList.push(name);
       this.phaseMap.set(name, i);
-      this.phaseRings.push(new Float32Array(this.capacity));
+      this.phaseRings.push(new Float32Array(this.capacity).fill(Number.NaN));
+      this.phaseParents.push(UNSEEN);
       if (i >= this.phaseAcc.length) {
-        const grown = new Float64Array(this.phaseAcc.length * 2);
+        const grown = new Float64Array(this.phaseAcc.length * 2).fill(Number.NaN);
         grown.set(this.phaseAcc);
         this.phaseAcc = grown;
       }
@@ -238,9 +155,9 @@ export class FrameRecorder {
       i = this.counterNameList.length;
       this.counterNameList.push(name);
       this.counterMap.set(name, i);
-      this.counterRings.push(new Float64Array(this.capacity));
+      this.counterRings.push(new Float64Array(this.capacity).fill(Number.NaN));
       if (i >= this.counterAcc.length) {
-        const grown = new Float64Array(this.counterAcc.length * 2);
+        const grown = new Float64Array(this.counterAcc.length * 2).fill(Number.NaN);
         grown.set(this.counterAcc);
         this.counterAcc = grown;
       }
@@ -260,6 +177,15 @@ export class FrameRecorder {
     return this.counterNameList;
   }
 
+  /**
+   * Index of the phase `phase` was first measured inside (begun or recorded while that one was open), or
+   * −1 for a top-level phase and for one not measured yet.
+   */
+  phaseParent(phase: string | number): number {
+    const p = this.phaseParents[this.knownIndex(phase, this.phaseMap, this.phaseNameList.length, 'phase')];
+    return p === UNSEEN ? TOP : p;
+  }
+
   // ---------------------------------------------------------------- per-frame recording (hot path)
 
   private phaseIndexOf(phase: string | number): number {
@@ -276,8 +202,17 @@ export class FrameRecorder {
     return counter;
   }
 
+  /** Adds `ms` to phase `i` of the current frame (a phase not yet measured this frame holds NaN). */
+  private addTo(i: number, ms: number, depth: number): void {
+    const a = this.phaseAcc[i];
+    this.phaseAcc[i] = !Number.isNaN(a) ? a + ms : ms;
+    if (depth === 0) this.topAcc += ms;
+    if (this.phaseParents[i] === UNSEEN)
+      this.phaseParents[i] = depth === 0 ? TOP : this.stackPhase[depth - 1];
+  }
+
   /**
-   * Starts timing `phase` (a name, or an index from {@link phase}). Phases nest up to 32 deep; each
+   * Starts timing `phase` (a name, or an index from {@link FrameRecorder.phase}). Phases nest up to 32 deep; each
    * `end()` closes the innermost open one. A phase begun several times in a frame accumulates.
    */
   begin(phase: string | number): void {
@@ -297,16 +232,19 @@ export class FrameRecorder {
     if (d < 0) throw new Error('end() called without a matching begin()');
     this.depth = d;
     const ms = t - this.stackStart[d];
-    this.phaseAcc[this.stackPhase[d]] += ms;
+    this.addTo(this.stackPhase[d], ms, d);
     return ms;
   }
 
-  /** Adds a measured duration `ms` (finite, ≥ 0) to `phase` for the current frame. */
+  /**
+   * Adds a measured duration `ms` (finite, ≥ 0) to `phase` for the current frame. Recorded while another
+   * phase is open, it counts as part of that phase.
+   */
   record(phase: string | number, ms: number): void {
     const i = this.phaseIndexOf(phase);
     if (!(ms >= 0) || ms === Number.POSITIVE_INFINITY)
       throw new RangeError(`record(${String(phase)}): ms must be finite and >= 0, got ${ms}`);
-    this.phaseAcc[i] += ms;
+    this.addTo(i, ms, this.depth);
   }
 
   /** Sets `counter` to `value` (finite) for the current frame; the last value set in a frame wins. */
@@ -323,8 +261,9 @@ export class FrameRecorder {
   }
 
   /**
-   * Closes the current frame: stores every phase's accumulated time, every counter and the interval since
-   * the previous `endFrame` into the rings, then clears the accumulators. Throws if a phase is still open.
+   * Closes the current frame: stores every phase's accumulated time (NaN for a phase not measured in this
+   * frame), every counter (NaN when not set), the interval since the previous `endFrame` and the time no
+   * top-level phase accounts for into the rings, then clears the accumulators. Throws if a phase is open.
    */
   endFrame(): void {
     if (this.depth !== 0)
@@ -337,48 +276,118 @@ export class FrameRecorder {
     const acc = this.phaseAcc;
     for (let i = 0; i < nP; i++) {
       this.phaseRings[i][s] = acc[i];
-      acc[i] = 0;
+      acc[i] = Number.NaN;
     }
     const nC = this.counterRings.length;
     const cAcc = this.counterAcc;
     for (let i = 0; i < nC; i++) {
       this.counterRings[i][s] = cAcc[i];
-      cAcc[i] = 0;
+      cAcc[i] = Number.NaN;
     }
-    const last = this.lastClose;
-    this.frameRing[s] = Number.isNaN(last) ? 0 : t - last;
+    const interval = t - this.lastClose; // NaN for the first frame
+    this.frameRing[s] = interval;
+    const other = interval - this.topAcc - this.pendingOverhead;
+    this.otherRingData[s] = other > 0 ? other : !Number.isNaN(other) ? 0 : Number.NaN;
     this.overlayRing[s] = 0;
     this.timeRing[s] = t;
+    this.topAcc = 0;
+    this.pendingOverhead = 0;
     this.lastClose = t;
     this.writeSlot = s + 1 === this.capacity ? 0 : s + 1;
     this.closed++;
   }
 
-  /** Adds `ms` to the overlay's own cost of the most recently closed frame (used by the renderer). */
+  /**
+   * Adds `ms` to the overlay's own cost of the most recently closed frame (used by the renderer, which
+   * draws after closing a frame; the time is left out of the next frame's "other").
+   */
   protected addOverhead(ms: number): void {
     if (this.closed === 0) return;
     const s = this.writeSlot === 0 ? this.capacity - 1 : this.writeSlot - 1;
     this.overlayRing[s] += ms;
+    this.pendingOverhead += ms;
   }
 
-  /** Forgets every recorded frame (registrations are kept). */
+  /** Forgets every recorded frame (registrations, the segment label and segment summaries are kept). */
   reset(): void {
     if (this.depth !== 0) throw new Error('reset() while a phase is open');
-    for (const r of this.phaseRings) r.fill(0);
-    for (const r of this.counterRings) r.fill(0);
-    this.phaseAcc.fill(0);
-    this.counterAcc.fill(0);
+    for (const r of this.phaseRings) r.fill(Number.NaN);
+    for (const r of this.counterRings) r.fill(Number.NaN);
+    this.phaseAcc.fill(Number.NaN);
+    this.counterAcc.fill(Number.NaN);
     this.frameRing.fill(0);
+    this.otherRingData.fill(0);
     this.overlayRing.fill(0);
     this.timeRing.fill(0);
+    this.topAcc = 0;
+    this.pendingOverhead = 0;
     this.writeSlot = 0;
     this.closed = 0;
     this.lastClose = Number.NaN;
   }
 
+  // ---------------------------------------------------------------- segments
+
+  /** Label of the current segment (see {@link beginSegment}). */
+  get segment(): string {
+    return this.segmentLabel;
+  }
+
+  /**
+   * Starts a new segment named `label` — call it when what is measured changes (a collision mode, a
+   * scene) so that statistics never mix the two. Keeps the medians of the window under the current
+   * label (see {@link segmentSummary}), then clears the window ({@link reset}). Allocates; not for every
+   * frame.
+   */
+  beginSegment(label: string): void {
+    if (typeof label !== 'string') throw new TypeError(`label must be a string, got ${String(label)}`);
+    if (this.depth !== 0) throw new Error('beginSegment() while a phase is open');
+    if (this.size > 0) {
+      const summary = this.summarize();
+      this.summaries.delete(summary.label); // re-insert: Map order = order segments ended
+      this.summaries.set(summary.label, summary);
+    }
+    this.reset();
+    this.segmentLabel = label;
+  }
+
+  /** The medians of the last finished segment labelled `label`, or `undefined` if none ended yet. */
+  segmentSummary(label: string): SegmentSummary | undefined {
+    return this.summaries.get(label);
+  }
+
+  /**
+   * The summary to compare the current window with: the most recently finished segment with another
+   * label than the current one, or `undefined`.
+   */
+  get comparison(): SegmentSummary | undefined {
+    let found: SegmentSummary | undefined;
+    for (const s of this.summaries.values()) if (s.label !== this.segmentLabel) found = s;
+    return found;
+  }
+
+  /** The medians of the current window under the current label (what {@link beginSegment} keeps). */
+  summarize(): SegmentSummary {
+    const st = this.scratchStats;
+    const phases: Record<string, number> = {};
+    for (let i = 0; i < this.phaseNameList.length; i++)
+      phases[this.phaseNameList[i]] = this.phaseStats(i, st).median;
+    const counters: Record<string, number> = {};
+    for (let i = 0; i < this.counterNameList.length; i++)
+      counters[this.counterNameList[i]] = this.counterStats(i, st).median;
+    return {
+      label: this.segmentLabel,
+      frames: this.size,
+      frameMedian: this.frameStats(st).median,
+      otherMedian: this.otherStats(st).median,
+      phases,
+      counters,
+    };
+  }
+
   // ---------------------------------------------------------------- reading
 
-  /** Total number of frames closed since creation (or the last {@link reset}). */
+  /** Total number of frames closed since creation (or the last {@link reset} / {@link beginSegment}). */
   get frameCount(): number {
     return this.closed;
   }
@@ -399,14 +408,14 @@ export class FrameRecorder {
   }
 
   /**
-   * The raw ring of a phase (length `capacity`, indexed by slot — see {@link oldestSlot}). Read-only view
-   * for renderers; do not write to it.
+   * The raw ring of a phase (length `capacity`, indexed by slot — see {@link oldestSlot}; NaN where a
+   * frame did not measure the phase). Read-only view for renderers; do not write to it.
    */
   phaseRing(phase: string | number): Float32Array {
     return this.phaseRings[this.knownIndex(phase, this.phaseMap, this.phaseNameList.length, 'phase')];
   }
 
-  /** The raw ring of a counter (see {@link phaseRing}). */
+  /** The raw ring of a counter (see {@link phaseRing}; NaN where a frame did not set it). */
   counterRing(counter: string | number): Float64Array {
     return this.counterRings[
       this.knownIndex(counter, this.counterMap, this.counterNameList.length, 'counter')
@@ -424,9 +433,17 @@ export class FrameRecorder {
     return key;
   }
 
-  /** The raw ring of frame intervals in ms (see {@link phaseRing}). */
+  /** The raw ring of frame intervals in ms (see {@link phaseRing}; NaN for the very first frame). */
   get frameIntervalRing(): Float32Array {
     return this.frameRing;
+  }
+
+  /**
+   * The raw ring of "other" time in ms: each frame's interval minus its top-level phases and the overlay's
+   * own drawing — render outside any phase, the browser, idle time (see {@link phaseRing}).
+   */
+  get otherRing(): Float32Array {
+    return this.otherRingData;
   }
 
   /** The raw ring of the overlay's own cost per frame in ms (see {@link phaseRing}). */
@@ -456,69 +473,41 @@ export class FrameRecorder {
     return out;
   }
 
-  /** Statistics of a phase over the window. Allocation-free when `out` is given. */
+  private stats(ring: Float32Array | Float64Array, out: SeriesStats): SeriesStats {
+    return ringStats(ring, this.oldestSlot, this.size, this.scratch, out);
+  }
+
+  /** Statistics of a phase over the frames in the window that measured it. Allocation-free with `out`. */
   phaseStats(phase: string | number, out?: SeriesStats): SeriesStats {
-    return this.ringStats(this.phaseRing(phase), out ?? emptyStats());
+    return this.stats(this.phaseRing(phase), out ?? emptyStats());
   }
 
-  /** Statistics of a counter over the window. */
+  /** Statistics of a counter over the frames in the window that set it. */
   counterStats(counter: string | number, out?: SeriesStats): SeriesStats {
-    return this.ringStats(this.counterRing(counter), out ?? emptyStats());
+    return this.stats(this.counterRing(counter), out ?? emptyStats());
   }
 
-  /** Statistics of the frame interval (time between consecutive `endFrame` calls), ignoring the first frame. */
+  /** Statistics of the frame interval (time between consecutive `endFrame` calls). */
   frameStats(out?: SeriesStats): SeriesStats {
-    return this.ringStats(this.frameRing, out ?? emptyStats(), this.closed <= this.capacity ? 1 : 0);
+    return this.stats(this.frameRing, out ?? emptyStats());
+  }
+
+  /** Statistics of the frame time no top-level phase accounts for (see {@link otherRing}). */
+  otherStats(out?: SeriesStats): SeriesStats {
+    return this.stats(this.otherRingData, out ?? emptyStats());
   }
 
   /** Statistics of the overlay's own cost per frame (drawing included, amortized over all frames). */
   overheadStats(out?: SeriesStats): SeriesStats {
-    return this.ringStats(this.overlayRing, out ?? emptyStats());
-  }
-
-  /** Min/median/max/mean/last over the window; `skip` drops that many of the oldest frames. */
-  private ringStats(ring: Float32Array | Float64Array, out: SeriesStats, skip = 0): SeriesStats {
-    const size = this.size;
-    const n = Math.max(size - skip, 0);
-    out.count = n;
-    if (n === 0) {
-      out.min = out.median = out.max = out.mean = out.last = 0;
-      return out;
-    }
-    const a = this.scratch;
-    const cap = this.capacity;
-    const start = this.oldestSlot + skip;
-    let min = Number.POSITIVE_INFINITY;
-    let max = Number.NEGATIVE_INFINITY;
-    let sum = 0;
-    for (let k = 0; k < n; k++) {
-      const s = start + k;
-      const v = ring[s < cap ? s : s - cap];
-      a[k] = v;
-      if (v < min) min = v;
-      if (v > max) max = v;
-      sum += v;
-    }
-    const last = a[n - 1];
-    const h = n >>> 1;
-    let median = select(a, n, h);
-    if ((n & 1) === 0) {
-      // Lower middle = largest value left of the selected one (they are all ≤ it after selection).
-      let lower = a[0];
-      for (let k = 1; k < h; k++) if (a[k] > lower) lower = a[k];
-      median = (median + lower) / 2;
-    }
-    out.min = min;
-    out.max = max;
-    out.median = median;
-    out.mean = sum / n;
-    out.last = last;
-    return out;
+    return this.stats(this.overlayRing, out ?? emptyStats());
   }
 
   // ---------------------------------------------------------------- export
 
-  /** The recorded window as a plain object, oldest frame first (`JSON.stringify(recorder)` uses this). */
+  /**
+   * The recorded window as a plain object, oldest frame first, with the summaries of earlier segments
+   * (`JSON.stringify(recorder)` uses this). Values a frame did not measure are `null`.
+   */
   toJSON(): OverlayExport {
     const n = this.size;
     const start = this.oldestSlot;
@@ -527,16 +516,17 @@ export class FrameRecorder {
     const frames: ExportedFrame[] = [];
     for (let k = 0; k < n; k++) {
       const s = (start + k) % cap;
-      const phases: Record<string, number> = {};
+      const phases: Record<string, number | null> = {};
       for (let i = 0; i < this.phaseNameList.length; i++)
-        phases[this.phaseNameList[i]] = this.phaseRings[i][s];
-      const counters: Record<string, number> = {};
+        phases[this.phaseNameList[i]] = nullIfNaN(this.phaseRings[i][s]);
+      const counters: Record<string, number | null> = {};
       for (let i = 0; i < this.counterNameList.length; i++)
-        counters[this.counterNameList[i]] = this.counterRings[i][s];
+        counters[this.counterNameList[i]] = nullIfNaN(this.counterRings[i][s]);
       frames.push({
         index: first + k,
         time: this.timeRing[s],
-        frameMs: this.frameRing[s],
+        frameMs: nullIfNaN(this.frameRing[s]),
+        otherMs: nullIfNaN(this.otherRingData[s]),
         overlayMs: this.overlayRing[s],
         phases,
         counters,
@@ -546,19 +536,24 @@ export class FrameRecorder {
     for (const name of this.phaseNameList) phaseStats[name] = this.phaseStats(name);
     const counterStats: Record<string, SeriesStats> = {};
     for (const name of this.counterNameList) counterStats[name] = this.counterStats(name);
+    const segments: Record<string, SegmentSummary> = {};
+    for (const [label, summary] of this.summaries) segments[label] = summary;
     return {
-      version: 1,
+      version: 2,
       capacity: cap,
       frameCount: this.closed,
       budgetMs: this.budgetMs,
+      segment: this.segmentLabel,
       phases: this.phaseNameList.slice(),
       counters: this.counterNameList.slice(),
       stats: {
         phases: phaseStats,
         counters: counterStats,
         frame: this.frameStats(),
+        other: this.otherStats(),
         overlay: this.overheadStats(),
       },
+      segments,
       frames,
     };
   }

@@ -77,29 +77,35 @@ describe('drawOverlay (fake 2-D context)', () => {
     const h = drawOverlay(ctx, rec, { width: 300 });
     expect(h).toBe(overlayHeight(rec, { width: 300 }));
     const series = paths(ctx.ops).filter((p) => !p.dashed);
-    // frame graph + two phases
-    expect(series.length).toBe(3);
+    // frame graph + two phases + "other"
+    expect(series.length).toBe(4);
     expect(series[1].style).toBe(PHASE_COLORS[0]);
     expect(series[2].style).toBe(PHASE_COLORS[1]);
+    // The first frame has no interval, so the frame and "other" graphs start one frame later.
+    expect(series.map((s) => s.points.length)).toEqual([29, 30, 30, 29]);
     for (const s of series) {
-      expect(s.points.length).toBe(30);
-      expect(s.points[29][0]).toBeCloseTo(300 - 6, 9); // right edge = width - padding
-      for (let k = 1; k < 30; k++) expect(s.points[k][0]).toBeGreaterThan(s.points[k - 1][0]);
+      const n = s.points.length;
+      expect(s.points[n - 1][0]).toBeCloseTo(300 - 6, 9); // right edge = width - padding
+      for (let k = 1; k < n; k++) expect(s.points[k][0]).toBeGreaterThan(s.points[k - 1][0]);
       for (const [, y] of s.points) {
         expect(y).toBeGreaterThanOrEqual(0);
         expect(y).toBeLessThanOrEqual(h);
       }
     }
-    // Broadphase heights follow the values: scale niceCeil(5) = 5 ms over a 22 px graph.
+    // Broadphase heights follow the values: scale niceCeil(5) = 5 ms over a 36 px graph.
     const bp = series[1].points;
-    const bottom = Math.max(...bp.map((p) => p[1])); // value 1 → 22*(1 - 1/5) above the top…
+    const bottom = Math.max(...bp.map((p) => p[1])); // value 1 → 36*(1 - 1/5) above the top…
     const top = Math.min(...bp.map((p) => p[1])); // value 5 = scale → top of the box
-    expect(bottom - top).toBeCloseTo(22 * (4 / 5), 6);
-    // Min/median/max text row for broadphase.
+    expect(bottom - top).toBeCloseTo(36 * (4 / 5), 6);
+    // last / median / max text row for broadphase, the minimum and the scale on its graph.
     const texts = ctx.ops.filter((o) => o.op === 'fillText').map((o) => o.args[0] as string);
     const row = texts.find((t) => t.startsWith('broadphase'));
-    expect(row).toContain('1.00/3.00/5.00');
-    expect(row?.trimEnd().endsWith(' 5')).toBe(true); // graph scale 5 ms
+    expect(row?.split(/\s+/)).toEqual(['broadphase', '5.00', '3.00', '5.00']);
+    expect(texts).toContain('min 1.00');
+    expect(texts).toContain('5'); // graph scale 5 ms
+    // "other" = interval − phases: 16 − (1..5) − 0.25, and the slow last frame 40 − 5 − 0.25.
+    const other = texts.find((t) => t.startsWith('other'));
+    expect(other?.split(/\s+/)).toEqual(['other', '34.8', '12.8', '34.8']);
     expect(texts.some((t) => t.includes('bodies 1029'))).toBe(true);
   });
 
@@ -108,19 +114,19 @@ describe('drawOverlay (fake 2-D context)', () => {
     const ctx = fakeContext();
     drawOverlay(ctx, rec);
     const dashed = paths(ctx.ops).filter((p) => p.dashed);
-    // Only the frame graph's scale (niceCeil(max(40, 16.7)) = 50) contains the budget; phases top at 5 and 0.5.
-    expect(dashed.length).toBe(1);
+    // Only the frame graph's and "other"'s scales (50) contain the budget; phases top at 5 and 0.5.
+    expect(dashed.length).toBe(2);
     const [[x0, y0], [x1, y1]] = dashed[0].points;
     expect(y0).toBe(y1);
     expect(x1 - x0).toBe(300 - 12);
     const frameTop = 6 + 2 * 13; // padding + header and legend lines
-    expect(y0).toBeCloseTo(frameTop + 40 - (16.7 / 50) * 40, 9);
+    expect(y0).toBeCloseTo(frameTop + 56 - (16.7 / 50) * 56, 9);
     // A phase that takes 30 ms gets its own budget line.
     rec.record('broadphase', 30);
     rec.endFrame();
     const ctx2 = fakeContext();
     drawOverlay(ctx2, rec);
-    expect(paths(ctx2.ops).filter((p) => p.dashed).length).toBe(2);
+    expect(paths(ctx2.ops).filter((p) => p.dashed).length).toBe(3);
   });
 
   it('compact mode draws text only, hidden mode draws nothing, hidden phases drop their graph', () => {
@@ -128,15 +134,19 @@ describe('drawOverlay (fake 2-D context)', () => {
     const compact = fakeContext();
     const hc = drawOverlay(compact, rec, { mode: 'compact' });
     expect(paths(compact.ops).length).toBe(0);
-    expect(compact.ops.filter((o) => o.op === 'fillText').length).toBe(2 + 2 + 1); // header, legend, 2 phases, counters
+    // header, legend, 2 phases, other, counters
+    expect(compact.ops.filter((o) => o.op === 'fillText').length).toBe(2 + 2 + 1 + 1);
     expect(hc).toBeLessThan(overlayHeight(rec));
     const hidden = fakeContext();
     expect(drawOverlay(hidden, rec, { mode: 'hidden' })).toBe(0);
     expect(hidden.ops.every((o) => o.op === 'clearRect')).toBe(true);
     const some = fakeContext();
     drawOverlay(some, rec, { hiddenPhases: new Set([0]) });
-    expect(paths(some.ops).filter((p) => !p.dashed).length).toBe(2);
-    expect(overlayHeight(rec, { hiddenPhases: new Set([0]) })).toBe(overlayHeight(rec) - 26);
+    expect(paths(some.ops).filter((p) => !p.dashed).length).toBe(3);
+    expect(overlayHeight(rec, { hiddenPhases: new Set([0]) })).toBe(overlayHeight(rec) - 40);
+    expect(overlayHeight(rec, { graphHeight: 50 })).toBe(overlayHeight(rec) + 3 * 14);
+    expect(overlayHeight(rec, { showOther: false })).toBe(overlayHeight(rec) - 13 - 40);
+    expect(() => overlayHeight(rec, { graphHeight: 4 })).toThrow(/graphHeight/);
   });
 
   it('draws an empty recorder without paths', () => {
@@ -144,5 +154,43 @@ describe('drawOverlay (fake 2-D context)', () => {
     const ctx = fakeContext();
     expect(drawOverlay(ctx, rec)).toBe(overlayHeight(rec));
     expect(paths(ctx.ops).filter((p) => p.points.length > 2).length).toBe(0);
+  });
+
+  it('shows "—" for phases and counters not measured, and the previous segment\'s medians beside', () => {
+    let t = 0;
+    const rec = new FrameRecorder({ now: () => t, phases: ['collision', 'broadphase'], segment: 'sieve' });
+    for (let f = 0; f < 20; f++) {
+      rec.record('collision', 2);
+      rec.record('broadphase', 1);
+      rec.count('candidates', 50);
+      t += 16;
+      rec.endFrame();
+    }
+    rec.beginSegment('stock');
+    for (let f = 0; f < 20; f++) {
+      rec.record('collision', 8); // stock: no broadphase timing, no candidate count
+      t += 16;
+      rec.endFrame();
+    }
+    const ctx = fakeContext();
+    drawOverlay(ctx, rec);
+    const texts = ctx.ops.filter((o) => o.op === 'fillText').map((o) => o.args[0] as string);
+    const words = (prefix: string) =>
+      texts
+        .find((x) => x.startsWith(prefix))
+        ?.trim()
+        .split(/\s+/);
+    expect(words('ms')).toEqual(['ms', 'last', 'med', 'max', 'sieve']);
+    expect(words('collision')).toEqual(['collision', '8.00', '8.00', '8.00', '2.00']);
+    expect(words('broadphase')).toEqual(['broadphase', '—', '—', '—', '1.00']);
+    expect(texts).toContain('not measured');
+    expect(texts.some((x) => x.includes('candidates —'))).toBe(true);
+    expect(texts.some((x) => x.startsWith('Sieve [stock]'))).toBe(true);
+    expect(texts.some((x) => x.includes('sieve 16.0'))).toBe(true); // frame graph: the other mode's median
+    // No segment switch yet: no comparison column.
+    const plain = fakeContext();
+    drawOverlay(plain, recorder(5));
+    const legend = plain.ops.find((o) => o.op === 'fillText' && String(o.args[0]).startsWith('ms'));
+    expect(String(legend?.args[0]).trim().split(/\s+/)).toEqual(['ms', 'last', 'med', 'max']);
   });
 });

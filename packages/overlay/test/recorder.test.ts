@@ -37,13 +37,100 @@ describe('FrameRecorder ring buffers', () => {
     expect(rec.phaseHistory('physics')[0]).toBeCloseTo(6.25, 6);
     expect(rec.phaseHistory('render')[0]).toBeCloseTo(3.5, 6);
     expect(rec.counterHistory('bodies')[0]).toBe(42);
-    // Accumulators are cleared by endFrame: an empty frame records zeros, and the interval.
+    // Accumulators are cleared by endFrame: an empty frame records "not measured" (NaN), and the interval.
     clock.t += 10;
     rec.endFrame();
-    expect(Array.from(rec.phaseHistory('physics'))).toEqual([6.25, 0]);
-    expect(Array.from(rec.counterHistory('bodies'))).toEqual([42, 0]);
+    expect(Array.from(rec.phaseHistory('physics'))).toEqual([6.25, Number.NaN]);
+    expect(Array.from(rec.counterHistory('bodies'))).toEqual([42, Number.NaN]);
     expect(rec.frameStats().last).toBe(10);
     expect(rec.frameStats().count).toBe(1); // the first frame has no interval and is left out
+    // Not-measured frames are left out of the statistics; `last` says the last frame did not measure it.
+    expect(rec.phaseStats('physics')).toMatchObject({ count: 1, median: 6.25, max: 6.25 });
+    expect(rec.phaseStats('physics').last).toBeNaN();
+  });
+
+  it('a phase never measured in the window has NaN statistics and count 0, never a misleading 0', () => {
+    const { rec, clock } = fake();
+    rec.phase('broadphase');
+    for (let f = 0; f < 5; f++) {
+      rec.record('physics', 1 + f);
+      clock.t += 16;
+      rec.endFrame();
+    }
+    const s = rec.phaseStats('broadphase');
+    expect(s.count).toBe(0);
+    for (const k of ['min', 'median', 'max', 'mean', 'last'] as const) expect(s[k]).toBeNaN();
+    expect(rec.phaseStats('physics')).toMatchObject({ count: 5, median: 3, last: 5 });
+    const data = JSON.parse(rec.exportFrames()) as OverlayExport;
+    expect(data.frames.every((f) => f.phases.broadphase === null)).toBe(true);
+    expect(data.stats.phases.broadphase.median).toBeNull();
+  });
+
+  it('"other" is the interval minus top-level phases: nested and recorded-inside phases count once', () => {
+    const { rec, clock } = fake();
+    rec.endFrame(); // first frame: no interval, no "other"
+    expect(rec.otherStats().count).toBe(0);
+    rec.begin('physics');
+    clock.t += 4;
+    rec.record('collision', 3); // recorded while physics is open: part of physics
+    rec.begin('broadphase'); // nested
+    clock.t += 1;
+    rec.end();
+    rec.end(); // physics = 5
+    rec.record('render', 2); // top level
+    clock.t += 20; // the frame closes 25 ms after the previous one
+    rec.endFrame();
+    expect(rec.frameStats().last).toBe(25);
+    expect(rec.otherStats().last).toBe(25 - 5 - 2);
+    expect(rec.phaseParent('collision')).toBe(rec.phase('physics'));
+    expect(rec.phaseParent('broadphase')).toBe(rec.phase('physics'));
+    expect(rec.phaseParent('render')).toBe(-1);
+    expect(rec.phaseParent('physics')).toBe(-1);
+    // Phases longer than the interval (a clock mismatch) clamp "other" at 0.
+    rec.record('render', 100);
+    clock.t += 10;
+    rec.endFrame();
+    expect(rec.otherStats().last).toBe(0);
+  });
+
+  it('segments: beginSegment keeps the medians per label, clears the window, and names the comparison', () => {
+    const clock = { t: 0 };
+    const rec = new FrameRecorder({
+      now: () => clock.t,
+      phases: ['collision', 'broadphase'],
+      segment: 'sieve',
+    });
+    const run = (frames: number, collision: number, broadphase: number | null) => {
+      for (let f = 0; f < frames; f++) {
+        rec.record('collision', collision);
+        if (broadphase !== null) rec.record('broadphase', broadphase);
+        rec.count('pairs', 7);
+        clock.t += 16;
+        rec.endFrame();
+      }
+    };
+    run(10, 2, 1);
+    expect(rec.comparison).toBeUndefined();
+    rec.beginSegment('stock');
+    expect(rec.segment).toBe('stock');
+    expect(rec.frameCount).toBe(0); // window cleared: stock statistics never mix with Sieve frames
+    run(6, 9, null); // stock reports no broadphase
+    const sieve = rec.comparison!;
+    expect(sieve).toMatchObject({ label: 'sieve', frames: 10, frameMedian: 16 });
+    expect(sieve.phases).toEqual({ collision: 2, broadphase: 1 });
+    expect(sieve.counters).toEqual({ pairs: 7 });
+    expect(rec.phaseStats('collision').median).toBe(9);
+    expect(rec.phaseStats('broadphase').count).toBe(0);
+    rec.beginSegment('sieve');
+    run(3, 3, 1);
+    expect(rec.comparison?.label).toBe('stock');
+    expect(rec.comparison?.phases.broadphase).toBeNaN();
+    expect(rec.segmentSummary('sieve')?.phases.collision).toBe(2); // the earlier Sieve segment
+    const data = JSON.parse(rec.exportFrames()) as OverlayExport;
+    expect(data.segment).toBe('sieve');
+    expect(Object.keys(data.segments)).toEqual(['sieve', 'stock']); // finished segments, oldest first
+    expect(data.segments.stock.phases).toEqual({ collision: 9, broadphase: null });
+    expect(() => rec.beginSegment(3 as never)).toThrow(/label must be a string/);
   });
 
   it('keeps the last `capacity` frames, oldest first, after wrapping many times', () => {
@@ -184,7 +271,7 @@ describe('FrameRecorder JSON export', () => {
       rec.endFrame();
     }
     const data = JSON.parse(rec.exportFrames()) as OverlayExport;
-    expect(data.version).toBe(1);
+    expect(data.version).toBe(2);
     expect(data.capacity).toBe(4);
     expect(data.frameCount).toBe(6);
     expect(data.budgetMs).toBe(16.7);
@@ -195,6 +282,8 @@ describe('FrameRecorder JSON export', () => {
     expect(data.frames.map((f) => f.phases.render)).toEqual([0.5, 0.5, 0.5, 0.5]);
     expect(data.frames.map((f) => f.counters.bodies)).toEqual([102, 103, 104, 105]);
     expect(data.frames.map((f) => f.frameMs)).toEqual([5, 6, 7, 8]);
+    // "other": the interval minus the two top-level phases.
+    expect(data.frames.map((f) => f.otherMs)).toEqual([1.5, 1.5, 1.5, 1.5]);
     for (let k = 1; k < 4; k++)
       expect(data.frames[k].time - data.frames[k - 1].time).toBe(data.frames[k].frameMs);
     expect(data.stats.phases.physics).toMatchObject({ min: 3, max: 6, median: 4.5, last: 6, count: 4 });

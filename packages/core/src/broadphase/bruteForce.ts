@@ -4,7 +4,7 @@
  * nothing with the fast broadphases but the handle store, so it can judge them; for the same reason it
  * is written plainly and, unlike them, allocates its result arrays on every update.
  */
-import { checkBounds, ProxyStore } from './proxies.js';
+import { checkBounds, checkOptions, ProxyStore } from './proxies.js';
 import type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';
 
 /** Reference broadphase that tests every pair. Implements the {@link Broadphase} contract. */
@@ -16,7 +16,8 @@ export class BruteForce implements Broadphase {
   private endedPairs: Int32Array = new Int32Array(0);
 
   constructor(options: BroadphaseOptions) {
-    this.store = new ProxyStore(options?.dimensions, options.initialCapacity ?? 64, 'BruteForce', () => {});
+    checkOptions(options, 'BruteForce');
+    this.store = new ProxyStore(options.dimensions, options.initialCapacity ?? 64, 'BruteForce', () => {});
     this.dimensions = options.dimensions;
   }
 

@@ -64,6 +64,26 @@ export function checkBounds(bounds: ArrayLike<number>, dimensions: Dimensions, w
   }
 }
 
+/** Throws a TypeError naming `owner` unless `options` is an object (the constructor's options). */
+export function checkOptions<T extends object>(options: T, owner: string): T {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(
+      `${owner}: options must be an object such as { dimensions: 3 }, got ${String(options)}`,
+    );
+  }
+  return options;
+}
+
+/**
+ * Throws a TypeError naming `where` unless `out` is what {@link Broadphase.queryBounds} can report
+ * into: a function, an array or an Int32Array.
+ */
+export function checkQueryOut(out: unknown, where: string): void {
+  if (typeof out !== 'function' && !Array.isArray(out) && !(out instanceof Int32Array)) {
+    throw new TypeError(`${where}: out must be a callback, an array or an Int32Array, got ${String(out)}`);
+  }
+}
+
 /** Whether a Float64Array holds a valid box (length, finite, min ≤ max); no message, no allocation. */
 function validFloat64Bounds(b: Float64Array, dimensions: number): boolean {
   if (b.length !== 2 * dimensions) return false;
@@ -170,9 +190,31 @@ export class ProxyStore {
    * `Int32Array` handles with `Float64Array` bounds take a fast path; anything odd there goes to the
    * checks that name it.
    */
-  checkMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count: number, where: string): void {
+  checkMany(
+    handles: ArrayLike<number>,
+    bounds: ArrayLike<number>,
+    count: number | undefined,
+    where: string,
+  ): number {
     const s = this.stride;
     const d = this.dimensions;
+    // No message string is built unless something is wrong: this runs every frame.
+    if (handles == null || typeof handles !== 'object' || typeof handles.length !== 'number') {
+      throw new TypeError(
+        `${this.owner}.${where}: handles must be an array or Int32Array of handles, got ${String(handles)}`,
+      );
+    }
+    if (bounds == null || typeof bounds !== 'object' || typeof bounds.length !== 'number') {
+      throw new TypeError(
+        `${this.owner}.${where}: bounds must be an array or Float64Array of numbers, got ${String(bounds)}`,
+      );
+    }
+    if (count === undefined) count = handles.length;
+    else if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > handles.length) {
+      throw new RangeError(
+        `${this.owner}.${where}: count must be an integer from 0 to handles.length (${handles.length}), got ${String(count)}`,
+      );
+    }
     if (bounds.length < count * s) {
       throw new RangeError(`${this.owner}.${where}: bounds has ${bounds.length} numbers, need ${count * s}`);
     }
@@ -207,6 +249,7 @@ export class ProxyStore {
         }
       }
     }
+    return count;
   }
 
   /** The slot of a live handle; throws naming `where` for anything else. */
@@ -247,9 +290,17 @@ export class ProxyStore {
     this.releasedCount = 0;
   }
 
-  /** Copies a slot's bounds into `out`. */
+  /** Copies a slot's bounds into `out` (an array, or a typed array of length ≥ 2 × dimensions). */
   copyBounds<T extends number[] | Float64Array | Float32Array>(slot: number, out: T): T {
     const s = this.stride;
+    if (
+      !Array.isArray(out) &&
+      !((out instanceof Float64Array || out instanceof Float32Array) && out.length >= s)
+    ) {
+      throw new TypeError(
+        `${this.owner}.getBounds: out must be an array, or a Float64Array or Float32Array of length >= ${s}, got ${String(out)}`,
+      );
+    }
     const o = slot * s;
     for (let i = 0; i < s; i++) out[i] = this.bounds[o + i];
     return out;
@@ -269,6 +320,7 @@ export class ProxyStore {
   /** Linear scan for {@link Broadphase.queryBounds}: every live slot's handle overlapping `q`. */
   scanQuery(q: ArrayLike<number>, out: ((handle: number) => void) | number[] | Int32Array): number {
     checkBounds(q, this.dimensions, `${this.owner}.queryBounds`);
+    checkQueryOut(out, `${this.owner}.queryBounds`);
     let found = 0;
     for (let slot = 0; slot < this.used; slot++) {
       if (this.alive[slot] === 1 && this.overlapsBounds(slot, q)) {

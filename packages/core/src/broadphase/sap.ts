@@ -17,6 +17,12 @@
  * Boxes spanning more than `maxCellsPerObject` cells are "big": they live in one global region (where
  * big boxes meet each other) and in every existing cell they overlap (where they meet small boxes).
  *
+ * The grid covers cell indices from -GRID_CELL_LIMIT to GRID_CELL_LIMIT on each axis (2^30 cells: a
+ * billion units either side of the origin at cells of 1). A box reaching past that
+ * range — one that flew off to 1e20 or 1e300 — is kept with the big boxes, outside the grid, so every
+ * finite coordinate gets exact pairs, cell indices stay small integers (no loop over cells can be long
+ * or fail to advance), and no work grows with a coordinate's magnitude.
+ *
  * The grid's cell size is chosen from the boxes themselves the first time the broadphase holds
  * `autoGridThreshold` boxes (until then there is one region: classic SAP), or given as an option.
  *
@@ -53,7 +59,7 @@ import { growArray } from '../growArray.js';
 import { CellGrid } from './cellGrid.js';
 import { EndpointArena } from './endpointArena.js';
 import { PairedBroadphase } from './pairedBroadphase.js';
-import { checkBounds, emitQueryResult, SLOT_MASK } from './proxies.js';
+import { checkBounds, checkOptions, checkQueryOut, emitQueryResult, SLOT_MASK } from './proxies.js';
 import type { Broadphase, BroadphaseOptions, QueryCallback } from './types.js';
 
 /** Options of {@link SweepAndPrune}. */
@@ -85,8 +91,19 @@ export interface SweepAndPruneOptions extends BroadphaseOptions {
 
 const GLOBAL = 0;
 
+/** {@link SweepAndPrune.GRID_CELL_LIMIT}. */
+const GRID_CELL_LIMIT = 2 ** 30;
+/** The most cells a small box may cover (a bound on `maxCellsPerObject`). */
+const MAX_CELLS_PER_OBJECT = 4096;
+
 /** Incremental, region-partitioned sweep and prune. Implements the {@link Broadphase} contract. */
 export class SweepAndPrune extends PairedBroadphase {
+  /**
+   * The largest cell index, in absolute value, of the grid on every axis (2^30): the grid holds
+   * coordinates within `GRID_CELL_LIMIT × cellSize` of the origin. A box whose cells reach past it is
+   * kept outside the grid with the big boxes (exact pairs still, found in the global region).
+   */
+  static readonly GRID_CELL_LIMIT = GRID_CELL_LIMIT;
   private readonly validateEachUpdate: boolean;
   private readonly autoGrid: boolean;
   private readonly autoGridThreshold: number;
@@ -175,8 +192,8 @@ export class SweepAndPrune extends PairedBroadphase {
   private activeIndex = new Int32Array(64);
 
   constructor(options: SweepAndPruneOptions) {
-    const capacity = options.initialCapacity ?? 64;
-    super(options?.dimensions, capacity, 'SweepAndPrune');
+    const capacity = checkOptions(options, 'SweepAndPrune').initialCapacity ?? 64;
+    super(options.dimensions, capacity, 'SweepAndPrune');
     const d = options.dimensions;
     this.validateEachUpdate = options.validate ?? false;
     const cellSize = options.cellSize ?? 'auto';
@@ -185,13 +202,45 @@ export class SweepAndPrune extends PairedBroadphase {
         `SweepAndPrune: cellSize must be 'auto', a positive number or Infinity, got ${String(cellSize)}`,
       );
     }
+    if (cellSize !== 'auto' && !Number.isFinite(1 / cellSize)) {
+      // 1 / cellSize is Infinity for subnormal cells: no cell index could be computed.
+      throw new RangeError(`SweepAndPrune: cellSize ${cellSize} is too small (1 / cellSize overflows)`);
+    }
     this.autoGrid = cellSize === 'auto';
     this.cellSize = cellSize === 'auto' ? Number.POSITIVE_INFINITY : cellSize;
     this.inverseCell = 1 / this.cellSize;
     this.autoGridThreshold = options.autoGridThreshold ?? 256;
+    if (!(Number.isInteger(this.autoGridThreshold) && this.autoGridThreshold >= 1)) {
+      throw new RangeError(
+        `SweepAndPrune: autoGridThreshold must be a positive integer, got ${String(options.autoGridThreshold)}`,
+      );
+    }
     this.objectsPerCell = options.objectsPerCell ?? 48;
+    if (
+      !(typeof this.objectsPerCell === 'number' && this.objectsPerCell > 0 && this.objectsPerCell < 2 ** 31)
+    ) {
+      throw new RangeError(
+        `SweepAndPrune: objectsPerCell must be a positive finite number, got ${String(options.objectsPerCell)}`,
+      );
+    }
     this.maxCellsPerObject = options.maxCellsPerObject ?? (d === 3 ? 64 : 16);
+    if (
+      !(
+        Number.isInteger(this.maxCellsPerObject) &&
+        this.maxCellsPerObject >= 1 &&
+        this.maxCellsPerObject <= MAX_CELLS_PER_OBJECT
+      )
+    ) {
+      throw new RangeError(
+        `SweepAndPrune: maxCellsPerObject must be an integer from 1 to ${MAX_CELLS_PER_OBJECT}, got ${String(options.maxCellsPerObject)}`,
+      );
+    }
     this.passShare = options.passShare ?? 1 / 16;
+    if (typeof this.passShare !== 'number' || !(this.passShare >= 0)) {
+      throw new RangeError(
+        `SweepAndPrune: passShare must be a number >= 0 (or Infinity), got ${String(options.passShare)}`,
+      );
+    }
     this.rebuildShare = options.rebuildShare ?? 1 / 8;
     if (typeof this.rebuildShare !== 'number' || !(this.rebuildShare >= 0)) {
       throw new RangeError(
@@ -239,18 +288,19 @@ export class SweepAndPrune extends PairedBroadphase {
   }
 
   /**
-   * Moves many proxies at once: `handles[i]` gets the bounds at `bounds[i · 2D ... i · 2D + 2D)`.
-   * Validates everything before changing anything.
+   * Moves many proxies at once: `handles[i]` gets the bounds at `bounds[i · 2D ... i · 2D + 2D)` for
+   * i below `count` (an integer from 0 to `handles.length`; default `handles.length`). Validates
+   * everything before changing anything.
    */
-  moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count = handles.length): void {
-    this.store.checkMany(handles, bounds, count, 'moveMany');
+  moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void {
+    const n = this.store.checkMany(handles, bounds, count, 'moveMany');
     const s = this.store.stride;
     const box = this.store.bounds;
     const inLists = this.inLists;
     const flag = this.dirtyFlag;
     const dirty = this.dirty;
     let dirtyCount = this.dirtyCount;
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < n; i++) {
       const slot = handles[i] & SLOT_MASK;
       const o = slot * s;
       const from = i * s;
@@ -317,8 +367,11 @@ export class SweepAndPrune extends PairedBroadphase {
     checkBounds(bounds, this.dimensions, 'SweepAndPrune.queryBounds');
     const d = this.dimensions;
     const store = this.store;
+    checkQueryOut(out, 'SweepAndPrune.queryBounds');
+    // The query's cells, clipped to the grid's range (boxes beyond it are big: in the global region).
     let span = 1;
-    for (let k = 0; k < d; k++) span *= this.cellOf(bounds[d + k]) - this.cellOf(bounds[k]) + 1;
+    for (let k = 0; k < d; k++)
+      span *= Math.max(0, this.gridCell(bounds[d + k]) - this.gridCell(bounds[k]) + 1);
     const pending = this.dirtyCount + this.insertedCount;
     if (
       this.cellSize === Number.POSITIVE_INFINITY ||
@@ -329,12 +382,12 @@ export class SweepAndPrune extends PairedBroadphase {
     }
     const stamp = ++this.queryCounter;
     let found = 0;
-    const lo0 = this.cellOf(bounds[0]);
-    const hi0 = this.cellOf(bounds[d]);
-    const lo1 = this.cellOf(bounds[1]);
-    const hi1 = this.cellOf(bounds[d + 1]);
-    const lo2 = d === 3 ? this.cellOf(bounds[2]) : 0;
-    const hi2 = d === 3 ? this.cellOf(bounds[5]) : 0;
+    const lo0 = this.gridCell(bounds[0]);
+    const hi0 = this.gridCell(bounds[d]);
+    const lo1 = this.gridCell(bounds[1]);
+    const hi1 = this.gridCell(bounds[d + 1]);
+    const lo2 = d === 3 ? this.gridCell(bounds[2]) : 0;
+    const hi2 = d === 3 ? this.gridCell(bounds[5]) : 0;
     for (let x = lo0; x <= hi0; x++) {
       for (let y = lo1; y <= hi1; y++) {
         for (let z = lo2; z <= hi2; z++) {
@@ -874,6 +927,15 @@ export class SweepAndPrune extends PairedBroadphase {
   }
 
   /**
+   * The cell of coordinate x clipped to one past the grid's range (x · inverseCell may be huge or
+   * ±Infinity): a query loops over at most the cells the grid can hold.
+   */
+  private gridCell(x: number): number {
+    const c = this.cellOf(x);
+    return c < -GRID_CELL_LIMIT ? -GRID_CELL_LIMIT - 1 : c > GRID_CELL_LIMIT ? GRID_CELL_LIMIT + 1 : c;
+  }
+
+  /**
    * Brings a box's entries in line with its listed bounds: one entry per cell of its cell range (a
    * small box), or the global region plus every existing cell it overlaps (a big box). Entries are
    * added before stale ones are removed, so a pair still met elsewhere never ends on the way.
@@ -882,20 +944,30 @@ export class SweepAndPrune extends PairedBroadphase {
     const d = this.dimensions;
     const o = slot * 2 * d;
     let span = 1;
+    // Outside: past the grid's range on some axis (then big); reaches: overlaps that range on all.
+    let outside = false;
+    let reaches = true;
     for (let k = 0; k < d; k++) {
+      // Unclipped (huge or ±Infinity far away): a far box that moves a little still changes cells.
       const lo = this.cellOf(this.listed[o + k]);
       const hi = this.cellOf(this.listed[o + d + k]);
       this.cells[o + k] = lo;
       this.cells[o + d + k] = hi;
+      if (lo < -GRID_CELL_LIMIT || hi > GRID_CELL_LIMIT) outside = true;
+      if (hi < -GRID_CELL_LIMIT || lo > GRID_CELL_LIMIT) reaches = false;
       span *= hi - lo + 1;
     }
-    const isBig = span > this.maxCellsPerObject;
+    const isBig = outside || span > this.maxCellsPerObject;
     if (isBig !== (this.big[slot] === 1)) this.setBig(slot, isBig);
     const stamp = ++this.stamp;
     if (isBig) {
       this.keepEntry(slot, GLOBAL, stamp);
-      for (let r = 1; r < this.regionsUsed; r++) {
-        if (this.regionLength[r] > 0 && this.cellInRange(r, slot)) this.keepEntry(slot, r, stamp);
+      // Every cell region still in the grid — one emptied during this update too: a small box may
+      // return to it before it is released, and must meet the big boxes there.
+      if (reaches) {
+        for (let r = 1; r < this.regionsUsed; r++) {
+          if (this.regionStart[r] >= 0 && this.cellInRange(r, slot)) this.keepEntry(slot, r, stamp);
+        }
       }
     } else {
       const c = this.cells;
@@ -1479,7 +1551,8 @@ export class SweepAndPrune extends PairedBroadphase {
       volume *= Math.max(hi[k] - lo[k], mean);
     }
     const size = Math.max(4 * largest, ((this.objectsPerCell * volume) / n) ** (1 / d));
-    return Number.isFinite(size) && size > 0 ? size : Number.POSITIVE_INFINITY;
+    // Infinite (a box near the double range) or so small that 1 / size overflows: one region.
+    return Number.isFinite(size) && Number.isFinite(1 / size) ? size : Number.POSITIVE_INFINITY;
   }
 
   /** Rebuilds every region for the current cell size; all pairs are counted afresh by the sweeps. */

@@ -2,11 +2,12 @@
  * `MeshBVH`: a triangle bounding-volume hierarchy over an indexed (or non-indexed) mesh, packed in one
  * `ArrayBuffer`, with `refit()`, `serialize()` and `MeshBVH.deserialize()`.
  *
- * Follows `002_843453ac9dcf85c9.txt` (Project Oort, "AABB bounding-volume hierarchy": AABBs over
+ * Follows the Project Oort collision write-up ("AABB bounding-volume hierarchy": AABBs over
  * triangles, split at the centre of the longest axis, leaves below a size or past a depth) and the
  * design of three-mesh-bvh's `MeshBVH` (`src/core/MeshBVH.js`: packed nodes, left child implicit,
  * serialize/deserialize so a tree can be built once, shipped, or built in a worker). Queries live in
- * their own files (`meshMesh.ts`, `meshSphere.ts`, `meshObb.ts`, `raycast.ts`).
+ * their own files (`meshMesh.ts`, `meshSphere.ts`, `meshObb.ts`, `raycast.ts`), all but mesh–mesh
+ * walking the tree through `shapecast.ts`.
  *
  * Memory: the node buffer (32 bytes a node, about `2n / leafSize` nodes), `triIds` (4 bytes a
  * triangle) and `triVerts`, a float32 copy of each triangle's three vertices in leaf order (36 bytes a

@@ -7,7 +7,7 @@
  * Any invertible affine matrix is accepted — rotation, translation, uniform or non-uniform scale, even
  * shear: triangle intersection is invariant under affine maps, so every query runs exactly in one
  * mesh's local frame. Projective matrices (last row not `0 0 0 1`) and singular ones are rejected.
- * (The OBB "from a local AABB and a model matrix" idea is `002_843453ac9dcf85c9.txt`, OBB section.)
+ * (The OBB "from a local AABB and a model matrix" idea is the Project Oort collision write-up's, OBB section.)
  */
 
 /** Affine transform: 12 float64s, column-major 3×4. */

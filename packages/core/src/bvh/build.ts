@@ -1,14 +1,14 @@
 /**
  * Builds the topology of a triangle BVH into a packed node buffer (layout in `nodes.ts`).
  *
- * Follows `002_843453ac9dcf85c9.txt` (Project Oort, section on the AABB bounding-volume hierarchy):
+ * Follows the Project Oort collision write-up (section on the AABB bounding-volume hierarchy):
  * an AABB hierarchy over a mesh's triangles, split at the centre of the longest axis, a triangle going
  * left or right by its centroid, leaves below a size or past a depth. Two refinements:
  * - the `'center'` strategy cuts the node's box of triangle *centroids* at the centre of its longest
  *   axis. That box is not recomputed for each node: a child inherits its parent's box cut at the split
  *   plane, so the partition loop does nothing but compare and swap (≈1.5× faster builds than
  *   three-mesh-bvh's CENTER, trees of the same quality on our benchmarks). Only when a cut leaves one
- *   side empty is the box tightened by a scan and the node cut again — where the seed would stop with
+ *   side empty is the box tightened by a scan and the node cut again — where Project Oort would stop with
  *   an oversized leaf;
  * - the `'sah'` strategy is a binned surface-area heuristic: 16 bins along the longest axis of the exact
  *   centroid box (Wald, "On fast construction of SAH-based bounding volume hierarchies", 2007), cost
@@ -27,7 +27,7 @@ import type { TriangleIndex } from './validate.js';
 /** How a node is split. */
 export type SplitStrategy = 'center' | 'sah';
 
-/** Options of {@link buildTopology} and the `MeshBVH` constructor. */
+/** Options of the `MeshBVH` constructor (and of the internal `buildTopology`). */
 export interface BuildOptions {
   /** `'center'` (default): centre of the longest axis of the centroid box. `'sah'`: binned SAH. */
   strategy?: SplitStrategy;
@@ -117,7 +117,7 @@ export function buildTopology(
         cent[3 * t + k] = 0.5 * (lo + hi);
       }
     } else {
-      // Centroid proper (the seed's `tri.centroid()`): cheaper than the box centre.
+      // Centroid proper (Project Oort's `tri.centroid()`): cheaper than the box centre.
       cent[3 * t] = (positions[i0] + positions[i1] + positions[i2]) * THIRD;
       cent[3 * t + 1] = (positions[i0 + 1] + positions[i1 + 1] + positions[i2 + 1]) * THIRD;
       cent[3 * t + 2] = (positions[i0 + 2] + positions[i1 + 2] + positions[i2 + 2]) * THIRD;

@@ -2,7 +2,7 @@
  * Mesh–mesh intersection of two BVHs under two affine transforms: the intersecting triangle pairs, hit
  * data per side, and an early-out "any hit" form.
  *
- * Follows `002_843453ac9dcf85c9.txt` (Project Oort): node boxes are turned into oriented boxes under
+ * Follows the Project Oort collision write-up: node boxes are turned into oriented boxes under
  * the bodies' transforms and tested with separating axes (OBB section), the dual-tree descent splits
  * the larger volume first ("descend_heirarchy", "should_descend"), leaf pairs run Möller's
  * triangle–triangle test (`triTri.ts`), and hit data is the average contact point and normal of the
@@ -14,8 +14,8 @@
  *   becomes the parallelepiped `T(box)`; a node pair is rejected by separating axes on the 3 axes of
  *   A and the 3 face normals of B's box (tested in B's frame with `T⁻¹`) — exact for boxes under any
  *   invertible affine map, including non-uniform scale.
- * - The descent picks the node with the larger half-extent sum (B's scaled by `|det T|^⅓`); the seed
- *   compares volumes, which are zero for the flat nodes of planar meshes.
+ * - The descent picks the node with the larger half-extent sum (B's scaled by `|det T|^⅓`); Project
+ *   Oort compares volumes, which are zero for the flat nodes of planar meshes.
  * - Triangles are turned into float64 records (vertices, unit normal, plane offset, scale) lazily,
  *   at most once per query per triangle, into a pool found through a generation-stamped slot map
  *   (memory: 8 bytes a triangle of each mesh, plus 128 bytes a triangle touched); A's records survive
@@ -30,133 +30,14 @@
 import { growArray } from '../growArray.js';
 import { type Affine, affineFromMatrix4, affineInvert, affineMultiply, normalMatrix } from './affine.js';
 import type { MeshBVH } from './MeshBVH.js';
+import { MeshMeshResult } from './meshMeshResult.js';
 import { NODE_WORDS } from './nodes.js';
-import { finishTriangleRecord, TRI_RECORD, triTriRecords } from './triTri.js';
+import { finishTriangleRecord, REC_NORMAL, REC_SLOT, TRI_RECORD, triTriRecords } from './triTri.js';
+
+export { MeshMeshResult };
 
 /** Relative padding of node and triangle culling (times the query's coordinate scale). */
 export const CULL_EPS = 1e-9;
-
-/**
- * Per-mesh cache of triangle records: a pool holding only the triangles a query touched (so memory
- * stays at 8 bytes a triangle plus 128 bytes a touched one), found through `where`/`stamp` by slot.
- */
-class RecordCache {
-  /** Records (`TRI_RECORD` doubles each; word 14 holds the slot), in the order they were made. */
-  pool = new Float64Array(256 * TRI_RECORD);
-  used = 0;
-  /** Slot → record offset in `pool`, valid where `stamp[slot] === gen`. */
-  where = new Int32Array(0);
-  stamp = new Uint32Array(0);
-  gen = 0;
-  bvh: MeshBVH | null = null;
-  version = -1;
-
-  /** Starts a query on `bvh`; `keep` reuses records from the previous query on the same tree. */
-  begin(bvh: MeshBVH, keep: boolean): void {
-    const n = bvh.triangleCount;
-    if (this.stamp.length < n) {
-      this.where = new Int32Array(n);
-      this.stamp = new Uint32Array(n);
-      this.gen = 0;
-    }
-    if (keep && this.bvh === bvh && this.version === bvh.version && this.gen > 0) return;
-    this.bvh = bvh;
-    this.version = bvh.version;
-    this.used = 0;
-    if (++this.gen >= 0xffffffff) {
-      this.stamp.fill(0);
-      this.gen = 1;
-    }
-  }
-
-  /** Reserves the record of slot `s` (the caller writes it) and returns its offset in `pool`. */
-  alloc(s: number): number {
-    this.pool = growArray(this.pool, (this.used + 1) * TRI_RECORD);
-    const o = this.used++ * TRI_RECORD;
-    this.pool[o + 14] = s;
-    this.where[s] = o;
-    this.stamp[s] = this.gen;
-    return o;
-  }
-}
-
-/**
- * Output of the mesh–mesh queries, and the reusable scratch they run in (record caches: 8 bytes a
- * triangle of each mesh plus 128 bytes a triangle a query touched). Arrays grow (by doubling) when
- * needed and are reused across calls: read them before the next query. One result per thread of
- * queries; the any-hit form has a shared default.
- */
-export class MeshMeshResult {
-  /** Number of intersecting triangle pairs found (1 at most for the any-hit form). */
-  count = 0;
-  /** Original triangle index in mesh A of each pair, valid in `[0, count)`. */
-  trianglesA = new Uint32Array(64);
-  /** Original triangle index in mesh B of each pair, valid in `[0, count)`. */
-  trianglesB = new Uint32Array(64);
-  /** Number of distinct triangles of A (of B) among the pairs. */
-  distinctA = 0;
-  distinctB = 0;
-  /**
-   * Hit data (world space) as in the seed: average centroid of A's intersecting triangles, and the
-   * normalized average of their unit face normals (by winding, transformed with the inverse transpose;
-   * zero if they cancel out). Likewise for B. Filled by {@link meshMeshPairs}, zero when `count` is 0.
-   */
-  pointA = new Float64Array(3);
-  normalA = new Float64Array(3);
-  pointB = new Float64Array(3);
-  normalB = new Float64Array(3);
-  /** Triangle-pair tests run by the last query (for benchmarks). */
-  triangleTests = 0;
-  /** Node-pair overlap tests run by the last query (for benchmarks). */
-  nodeTests = 0;
-
-  /** @internal Slot of each pair's triangles. */
-  slotsA = new Int32Array(64);
-  /** @internal */
-  slotsB = new Int32Array(64);
-  /** @internal */
-  stack = new Int32Array(512);
-  /** @internal */
-  listA = new Int32Array(256);
-  /** @internal */
-  listB = new Int32Array(256);
-  /** @internal */
-  cacheA = new RecordCache();
-  /** @internal */
-  cacheB = new RecordCache();
-  /** @internal */
-  markA = new Uint32Array(0);
-  /** @internal */
-  markB = new Uint32Array(0);
-  /** @internal */
-  markGen = 0;
-
-  /** Appends a pair (slots and original ids). */
-  push(slotA: number, slotB: number, idA: number, idB: number): void {
-    if (this.count === this.trianglesA.length) this.grow();
-    const k = this.count++;
-    this.slotsA[k] = slotA;
-    this.slotsB[k] = slotB;
-    this.trianglesA[k] = idA;
-    this.trianglesB[k] = idB;
-  }
-
-  private grow(): void {
-    const n = this.trianglesA.length * 2;
-    const ta = new Uint32Array(n);
-    ta.set(this.trianglesA);
-    this.trianglesA = ta;
-    const tb = new Uint32Array(n);
-    tb.set(this.trianglesB);
-    this.trianglesB = tb;
-    const sa = new Int32Array(n);
-    sa.set(this.slotsA);
-    this.slotsA = sa;
-    const sb = new Int32Array(n);
-    sb.set(this.slotsB);
-    this.slotsB = sb;
-  }
-}
 
 const defaultResult = new MeshMeshResult();
 
@@ -544,7 +425,7 @@ function traverse(a: MeshBVH, b: MeshBVH, result: MeshMeshResult, anyHit: boolea
     if (listA.length < cntA) listA = result.listA = new Int32Array(2 * cntA);
     let listB = result.listB;
     if (listB.length < cntB) listB = result.listB = new Int32Array(2 * cntB);
-    // Lists hold record offsets (the slot is in word 14 of the record).
+    // Lists hold record offsets (the slot is in word `REC_SLOT` of the record).
     let nA = 0;
     for (let s = offA, end = offA + cntA; s < end; s++) {
       let o: number;
@@ -587,8 +468,8 @@ function traverse(a: MeshBVH, b: MeshBVH, result: MeshMeshResult, anyHit: boolea
       for (let j = 0; j < nB; j++) {
         const ob = listB[j];
         if (triTriRecords(recA, oa, recB, ob)) {
-          const sa = recA[oa + 14] | 0;
-          const sb = recB[ob + 14] | 0;
+          const sa = recA[oa + REC_SLOT] | 0;
+          const sb = recB[ob + REC_SLOT] | 0;
           result.push(sa, sb, idsA[sa], idsB[sb]);
           if (anyHit) {
             stop = true;
@@ -716,9 +597,9 @@ function accumulateSide(
     py += (rec[o + 1] + rec[o + 4] + rec[o + 7]) / 3;
     pz += (rec[o + 2] + rec[o + 5] + rec[o + 8]) / 3;
     // Local (A frame) normal → world with the normal matrix of M_A, then unit length.
-    const lx = rec[o + 9];
-    const ly = rec[o + 10];
-    const lz = rec[o + 11];
+    const lx = rec[o + REC_NORMAL];
+    const ly = rec[o + REC_NORMAL + 1];
+    const lz = rec[o + REC_NORMAL + 2];
     const wx = NM[0] * lx + NM[1] * ly + NM[2] * lz;
     const wy = NM[3] * lx + NM[4] * ly + NM[5] * lz;
     const wz = NM[6] * lx + NM[7] * ly + NM[8] * lz;

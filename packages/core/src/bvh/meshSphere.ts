@@ -2,12 +2,12 @@
  * Mesh–sphere queries on a triangle BVH: contacts (point, normal, depth) for a physics engine, and an
  * early-out overlap test.
  *
- * Node culling is the sphere–box test of `000_e0da60409bb15c04.txt` (OCSI, Eq. 2 /
+ * Node culling is the sphere–box test of the OCSI paper (Eq. 2 /
  * Algorithm 5: `l_i = max(|c − centre|_i − half_i, 0)`, overlap iff `Σ l_i² ≤ R²`) in the axis-aligned
- * "first quadrant" form of `001_0f0f9f9e6a9ce17d.txt`, applied in the mesh's local frame, where node
+ * "first quadrant" form of the AABB–sphere write-up (Arvo, QRI/QRF, first quadrant), applied in the mesh's local frame, where node
  * boxes are axis-aligned. It is inlined rather than calling `narrowphase/ocsi.ts` because the public
  * OCSI functions validate every argument and this runs once per visited node. Multi-pass culling as in
- * `002_843453ac9dcf85c9.txt` (sphere → box → triangles).
+ * the Project Oort collision write-up (sphere → box → triangles).
  *
  * Transforms: under a similarity (rotation, translation, uniform scale, mirror) the sphere stays a
  * sphere in the local frame and the exact test is used; under non-uniform scale or shear it becomes an
@@ -16,21 +16,33 @@
  * radius. Degenerate (zero-area) triangles are ignored, as everywhere in the BVH.
  */
 
-import { growArray } from '../growArray.js';
 import { affineFromMatrix4, affineInvert } from './affine.js';
 import type { MeshContacts } from './contacts.js';
 import type { MeshBVH } from './MeshBVH.js';
-import { NODE_WORDS } from './nodes.js';
+import { type BvhCast, shapecast } from './shapecast.js';
 import { closestPointOnTriangle, isDegenerateTriangleAt } from './triangle.js';
 import { checkFinite, checkVector } from './validate.js';
 
 const M = new Float64Array(12);
 const MI = new Float64Array(12);
-let stack = new Int32Array(128);
 
-// Sphere state, in a typed array rather than module `let`s (V8 boxes doubles stored in those): world
-// centre 0–2, radius 3, local centre 4–6, local radius² 7, ellipsoid half extents 8–10, box padding 11.
+/**
+ * Sphere state, in a typed array rather than module `let`s (V8 boxes doubles stored in those), laid
+ * out by the offsets below.
+ */
 const S = new Float64Array(12);
+/** `S` offset: world centre (3). */
+const CENTER = 0;
+/** `S` offset: radius (1). */
+const RADIUS = 3;
+/** `S` offset: centre in the mesh's local frame (3). */
+const LOCAL_CENTER = 4;
+/** `S` offset: squared radius in the local frame (similar transforms) (1). */
+const LOCAL_R2 = 7;
+/** `S` offset: half extents of the local ellipsoid's box (other transforms) (3). */
+const ELLIPSOID = 8;
+/** `S` offset: node box padding (1). */
+const PAD = 11;
 let similar = true;
 /** World triangle being tested, and the contact `[point, normal, depth]` (closest point in 0–2). */
 const TRI = new Float64Array(9);
@@ -47,16 +59,16 @@ function setup(
   checkVector(center, 3, fn, 'center');
   checkFinite(r, fn, 'radius');
   if (r < 0) throw new RangeError(`${fn}: radius must be >= 0 (got ${r})`);
-  S[0] = center[0];
-  S[1] = center[1];
-  S[2] = center[2];
-  S[3] = r;
+  S[CENTER] = center[0];
+  S[CENTER + 1] = center[1];
+  S[CENTER + 2] = center[2];
+  S[RADIUS] = r;
   hasMatrix = matrix !== null && matrix !== undefined;
   affineFromMatrix4(M, matrix, 'matrix', fn);
   affineInvert(MI, M);
-  S[4] = MI[0] * S[0] + MI[3] * S[1] + MI[6] * S[2] + MI[9];
-  S[5] = MI[1] * S[0] + MI[4] * S[1] + MI[7] * S[2] + MI[10];
-  S[6] = MI[2] * S[0] + MI[5] * S[1] + MI[8] * S[2] + MI[11];
+  S[LOCAL_CENTER] = MI[0] * S[CENTER] + MI[3] * S[CENTER + 1] + MI[6] * S[CENTER + 2] + MI[9];
+  S[LOCAL_CENTER + 1] = MI[1] * S[CENTER] + MI[4] * S[CENTER + 1] + MI[7] * S[CENTER + 2] + MI[10];
+  S[LOCAL_CENTER + 2] = MI[2] * S[CENTER] + MI[5] * S[CENTER + 1] + MI[8] * S[CENTER + 2] + MI[11];
   // Similarity iff the columns of the linear part are orthogonal and of equal length.
   const n0 = M[0] * M[0] + M[1] * M[1] + M[2] * M[2];
   const n1 = M[3] * M[3] + M[4] * M[4] + M[5] * M[5];
@@ -73,40 +85,43 @@ function setup(
     Math.abs(d12) <= tol;
   // Local radius: the largest stretch of MI (conservative when "similar" is only approximate).
   const s = Math.sqrt(Math.min(n0, n1, n2)) * (1 - 1e-9);
-  S[7] = (r / s) ** 2;
+  S[LOCAL_R2] = (r / s) ** 2;
   // Ellipsoid half extents in the local frame: r · |row_i(MI)|.
-  S[8] = r * Math.sqrt(MI[0] * MI[0] + MI[3] * MI[3] + MI[6] * MI[6]);
-  S[9] = r * Math.sqrt(MI[1] * MI[1] + MI[4] * MI[4] + MI[7] * MI[7]);
-  S[10] = r * Math.sqrt(MI[2] * MI[2] + MI[5] * MI[5] + MI[8] * MI[8]);
+  S[ELLIPSOID] = r * Math.sqrt(MI[0] * MI[0] + MI[3] * MI[3] + MI[6] * MI[6]);
+  S[ELLIPSOID + 1] = r * Math.sqrt(MI[1] * MI[1] + MI[4] * MI[4] + MI[7] * MI[7]);
+  S[ELLIPSOID + 2] = r * Math.sqrt(MI[2] * MI[2] + MI[5] * MI[5] + MI[8] * MI[8]);
   const f = bvh.nodeF32;
-  let scale = Math.max(Math.abs(S[4]), Math.abs(S[5]), Math.abs(S[6]));
+  let scale = Math.max(
+    Math.abs(S[LOCAL_CENTER]),
+    Math.abs(S[LOCAL_CENTER + 1]),
+    Math.abs(S[LOCAL_CENTER + 2]),
+  );
   for (let k = 0; k < 6; k++) {
     const v = Math.abs(f[k]);
     if (v > scale && v < Infinity) scale = v;
   }
-  S[11] = 1e-9 * scale;
+  S[PAD] = 1e-9 * scale;
 }
 
 /** Whether node `node` (local box, padded) may touch the sphere. */
-function nodeHit(f: Float32Array, node: number): boolean {
-  const w = node * NODE_WORDS;
+function nodeHit(f: Float32Array, w: number): boolean {
   if (similar) {
     // OCSI / Arvo in the first-quadrant form: l_i = max(|c − centre| − half, 0).
-    let d = Math.abs(S[4] - 0.5 * (f[w] + f[w + 3])) - (0.5 * (f[w + 3] - f[w]) + S[11]);
+    let d = Math.abs(S[LOCAL_CENTER] - 0.5 * (f[w] + f[w + 3])) - (0.5 * (f[w + 3] - f[w]) + S[PAD]);
     let s = d > 0 ? d * d : 0;
-    d = Math.abs(S[5] - 0.5 * (f[w + 1] + f[w + 4])) - (0.5 * (f[w + 4] - f[w + 1]) + S[11]);
+    d = Math.abs(S[LOCAL_CENTER + 1] - 0.5 * (f[w + 1] + f[w + 4])) - (0.5 * (f[w + 4] - f[w + 1]) + S[PAD]);
     if (d > 0) s += d * d;
-    d = Math.abs(S[6] - 0.5 * (f[w + 2] + f[w + 5])) - (0.5 * (f[w + 5] - f[w + 2]) + S[11]);
+    d = Math.abs(S[LOCAL_CENTER + 2] - 0.5 * (f[w + 2] + f[w + 5])) - (0.5 * (f[w + 5] - f[w + 2]) + S[PAD]);
     if (d > 0) s += d * d;
-    return s <= S[7];
+    return s <= S[LOCAL_R2];
   }
   return (
-    S[4] >= f[w] - S[11] - S[8] &&
-    S[4] <= f[w + 3] + S[11] + S[8] &&
-    S[5] >= f[w + 1] - S[11] - S[9] &&
-    S[5] <= f[w + 4] + S[11] + S[9] &&
-    S[6] >= f[w + 2] - S[11] - S[10] &&
-    S[6] <= f[w + 5] + S[11] + S[10]
+    S[LOCAL_CENTER] >= f[w] - S[PAD] - S[ELLIPSOID] &&
+    S[LOCAL_CENTER] <= f[w + 3] + S[PAD] + S[ELLIPSOID] &&
+    S[LOCAL_CENTER + 1] >= f[w + 1] - S[PAD] - S[ELLIPSOID + 1] &&
+    S[LOCAL_CENTER + 1] <= f[w + 4] + S[PAD] + S[ELLIPSOID + 1] &&
+    S[LOCAL_CENTER + 2] >= f[w + 2] - S[PAD] - S[ELLIPSOID + 2] &&
+    S[LOCAL_CENTER + 2] <= f[w + 5] + S[PAD] + S[ELLIPSOID + 2]
   );
 }
 
@@ -131,15 +146,15 @@ function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
     for (let k = 0; k < 9; k++) TRI[k] = v[i + k];
   }
   if (isDegenerateTriangleAt(TRI, 0)) return false;
-  closestPointOnTriangle(TRI, 0, S, 0, CONTACT);
+  closestPointOnTriangle(TRI, 0, S, CENTER, CONTACT);
   const qx = CONTACT[0];
   const qy = CONTACT[1];
   const qz = CONTACT[2];
-  const dx = S[0] - qx;
-  const dy = S[1] - qy;
-  const dz = S[2] - qz;
+  const dx = S[CENTER] - qx;
+  const dy = S[CENTER + 1] - qy;
+  const dz = S[CENTER + 2] - qz;
   const d2 = dx * dx + dy * dy + dz * dz;
-  const radius = S[3];
+  const radius = S[RADIUS];
   if (d2 > radius * radius) return false;
   if (out) {
     const d = Math.sqrt(d2);
@@ -175,32 +190,31 @@ function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
   return true;
 }
 
-function query(bvh: MeshBVH, out: MeshContacts | null): boolean {
-  if (bvh.triangleCount === 0) return false;
-  const f = bvh.nodeF32;
-  const n = bvh.nodeI32;
-  let found = false;
-  let sp = 0;
-  stack[sp++] = 0;
-  while (sp > 0) {
-    const node = stack[--sp];
-    if (!nodeHit(f, node)) continue;
-    const w = node * NODE_WORDS;
-    const tag = n[w + 7];
-    if (tag < 0) {
-      for (let s = n[w + 6], end = s + ~tag; s < end; s++) {
-        if (testSlot(bvh, s, out)) {
-          if (!out) return true;
-          found = true;
-        }
-      }
-    } else {
-      if (sp + 2 > stack.length) stack = growArray(stack, sp + 2);
-      stack[sp++] = n[w + 6];
-      stack[sp++] = node + 1;
+/** Where the contacts go (`null`: stop at the first touching triangle), and the tree queried. */
+let target: MeshContacts | null = null;
+let tree: MeshBVH | null = null;
+
+/** The query as a {@link shapecast} cast: unordered, contacts in tree order. */
+const cast: BvhCast = {
+  keys: null,
+  intersectsBounds: nodeHit,
+  intersectsRange(offset: number, count: number): boolean {
+    const bvh = tree as MeshBVH;
+    const out = target;
+    for (let s = offset, end = offset + count; s < end; s++) {
+      if (testSlot(bvh, s, out) && out === null) return true;
     }
-  }
-  return found;
+    return false;
+  },
+};
+
+function query(bvh: MeshBVH, out: MeshContacts | null): boolean {
+  tree = bvh;
+  target = out;
+  const stopped = shapecast(bvh, cast);
+  tree = null;
+  target = null;
+  return stopped;
 }
 
 /**

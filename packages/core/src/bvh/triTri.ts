@@ -2,7 +2,8 @@
  * Möller's triangle–triangle interval-overlap test with its coplanar case, in float64, on precomputed
  * triangle records.
  *
- * Follows `002_843453ac9dcf85c9.txt` (Project Oort, "Möller's triangle–triangle test": plane test of
+ * Follows Möller 1997 ("A Fast Triangle-Triangle Intersection Test") as the Project Oort collision
+ * write-up presents it ("Möller's triangle–triangle test": plane test of
  * each triangle against the other's plane, intervals on the line `N_A × N_B` projected on its dominant
  * axis, the `t = q1 + d1/(d1 − d0)·(q0 − q1)` edge/plane crossings, a 2-D test for coplanar triangles),
  * itself after T. Möller, "A Fast Triangle-Triangle Intersection Test" (JGT 1997).
@@ -14,11 +15,11 @@
  * - A vertex closer than `tol` to the other triangle's plane counts as *on* the plane.
  * - **Touching is a hit**: triangles sharing a vertex or an edge, or touching at a point, intersect.
  * - Where a triangle only touches the other's plane (a vertex or an edge on the plane, the rest on
- *   one side) the seed's interval test is replaced by the exact reduction "that vertex/edge against the
+ *   one side) Möller's interval test is replaced by the exact reduction "that vertex/edge against the
  *   other triangle, in its plane" (2-D separating axes with tolerance `tol`): the intersection can
  *   only lie there, and the interval test would be ill-conditioned when the planes are nearly parallel.
  * - Coplanar triangles (all three vertices of one on the other's plane): 2-D separating-axis test on
- *   the 6 edge normals in the plane, dropping the normal's dominant axis (the seed tests the 9 edge
+ *   the 6 edge normals in the plane, dropping the normal's dominant axis (Project Oort tests the 9 edge
  *   pairs; SAT also covers one triangle inside the other, which edge tests alone miss).
  * - **Degenerate triangles never hit anything.** A triangle is degenerate when
  *   `|e1 × e2|² ≤ 1e-24·|e1|²·|e2|²` (`e1`, `e2` its edges from vertex 0), i.e. its three vertices are
@@ -32,14 +33,22 @@
 
 /** Float64s a triangle record takes (see {@link setTriangleRecord}). */
 export const TRI_RECORD = 16;
+/** Triangle record offset: unit normal (3; zero for a degenerate triangle). Vertices are words 0–8. */
+export const REC_NORMAL = 9;
+/** Triangle record offset: plane offset `n·v0` (1). */
+export const REC_PLANE = 12;
+/** Triangle record offset: largest absolute coordinate (1). */
+export const REC_SCALE = 13;
+/** Triangle record offset: left to the caller; the mesh–mesh caches keep the triangle's slot there (1). */
+export const REC_SLOT = 14;
 /** Relative tolerance of the triangle tests (times the largest absolute coordinate). */
 export const TRI_EPS = 2 ** -40;
 const DEGENERATE_SIN2 = 1e-24;
 
 /**
  * Writes the record of triangle `(x0..z2)` at `rec[o .. o+15]`: the vertices (0–8), the unit normal
- * `n = normalize((v1 − v0) × (v2 − v0))` (9–11, zero for a degenerate triangle), `n·v0` (12), the largest
- * absolute coordinate (13). Words 14–15 are left to the caller.
+ * `n = normalize((v1 − v0) × (v2 − v0))` (`REC_NORMAL`, zero for a degenerate triangle), `n·v0`
+ * (`REC_PLANE`), the largest absolute coordinate (`REC_SCALE`). Words 14–15 are left to the caller.
  */
 export function setTriangleRecord(
   rec: Float64Array,
@@ -96,15 +105,15 @@ export function finishTriangleRecord(rec: Float64Array, o: number): void {
     const ux = nx * inv;
     const uy = ny * inv;
     const uz = nz * inv;
-    rec[o + 9] = ux;
-    rec[o + 10] = uy;
-    rec[o + 11] = uz;
-    rec[o + 12] = ux * x0 + uy * y0 + uz * z0;
+    rec[o + REC_NORMAL] = ux;
+    rec[o + REC_NORMAL + 1] = uy;
+    rec[o + REC_NORMAL + 2] = uz;
+    rec[o + REC_PLANE] = ux * x0 + uy * y0 + uz * z0;
   } else {
-    rec[o + 9] = 0;
-    rec[o + 10] = 0;
-    rec[o + 11] = 0;
-    rec[o + 12] = 0;
+    rec[o + REC_NORMAL] = 0;
+    rec[o + REC_NORMAL + 1] = 0;
+    rec[o + REC_NORMAL + 2] = 0;
+    rec[o + REC_PLANE] = 0;
   }
   let s = x0 < 0 ? -x0 : x0;
   let t = y0 < 0 ? -y0 : y0;
@@ -123,12 +132,12 @@ export function finishTriangleRecord(rec: Float64Array, o: number): void {
   if (t > s) s = t;
   t = z2 < 0 ? -z2 : z2;
   if (t > s) s = t;
-  rec[o + 13] = s;
+  rec[o + REC_SCALE] = s;
 }
 
 /** Whether the record at `rec[o]` is a degenerate (zero-area) triangle. */
 export function isDegenerateRecord(rec: Float64Array, o: number): boolean {
-  return rec[o + 9] === 0 && rec[o + 10] === 0 && rec[o + 11] === 0;
+  return rec[o + REC_NORMAL] === 0 && rec[o + REC_NORMAL + 1] === 0 && rec[o + REC_NORMAL + 2] === 0;
 }
 
 /**
@@ -136,16 +145,16 @@ export function isDegenerateRecord(rec: Float64Array, o: number): boolean {
  * triangles never intersect). See the module comment for the exact epsilon policy.
  */
 export function triTriRecords(A: Float64Array, a: number, B: Float64Array, b: number): boolean {
-  const sa = A[a + 13];
-  const sb = B[b + 13];
+  const sa = A[a + REC_SCALE];
+  const sb = B[b + REC_SCALE];
   const tol = TRI_EPS * Math.max(sa, sb);
   const ntol = -tol;
 
   // B's vertices against A's plane.
-  const nax = A[a + 9];
-  const nay = A[a + 10];
-  const naz = A[a + 11];
-  const pa = A[a + 12];
+  const nax = A[a + REC_NORMAL];
+  const nay = A[a + REC_NORMAL + 1];
+  const naz = A[a + REC_NORMAL + 2];
+  const pa = A[a + REC_PLANE];
   const b0x = B[b];
   const b0y = B[b + 1];
   const b0z = B[b + 2];
@@ -164,10 +173,10 @@ export function triTriRecords(A: Float64Array, a: number, B: Float64Array, b: nu
   if ((db0 > 0 && db1 > 0 && db2 > 0) || (db0 < 0 && db1 < 0 && db2 < 0)) return false;
 
   // A's vertices against B's plane.
-  const nbx = B[b + 9];
-  const nby = B[b + 10];
-  const nbz = B[b + 11];
-  const pb = B[b + 12];
+  const nbx = B[b + REC_NORMAL];
+  const nby = B[b + REC_NORMAL + 1];
+  const nbz = B[b + REC_NORMAL + 2];
+  const pb = B[b + REC_PLANE];
   const a0x = A[a];
   const a0y = A[a + 1];
   const a0z = A[a + 2];
@@ -504,7 +513,8 @@ const RB = new Float64Array(TRI_RECORD);
 /**
  * Whether two triangles intersect, each given as 9 numbers `[x0, y0, z0, x1, y1, z1, x2, y2, z2]`
  * (optionally at an offset). Touching counts as intersecting; a degenerate (zero-area) triangle never
- * intersects anything. Convenience form of {@link triTriRecords}; does not allocate.
+ * intersects anything. Convenience form of `triTriRecords` (the record-based test the queries use);
+ * does not allocate.
  */
 export function triangleTriangleIntersect(
   a: ArrayLike<number>,

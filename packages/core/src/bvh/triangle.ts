@@ -3,7 +3,7 @@
  * the closest point of a triangle to a point.
  *
  * The closest point follows Ericson, *Real-Time Collision Detection* §5.1.5 (Voronoi regions of the
- * vertices, then of the edges, then the face) — the book `002_843453ac9dcf85c9.txt` recommends in its
+ * vertices, then of the edges, then the face) — the book the Project Oort collision write-up recommends in its
  * conclusion.
  */
 

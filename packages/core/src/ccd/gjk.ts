@@ -2,9 +2,9 @@
  * GJK distance between two convex "core" shapes — a point, a box (the shared 15-number OBB layout of
  * `math/obb.ts`) or a triangle — with their closest points and a certified lower bound on the distance.
  *
- * The narrowphase has exact sphere–box distances (OCSI, seeds/000_e0da60409bb15c04.txt Eq. 2) but only
+ * The narrowphase has exact sphere–box distances (the OCSI paper, Eq. 2) but only
  * overlap tests for box–box (separating axes: not a distance), and conservative advancement
- * (seeds/003_242aab26ee069742.txt §2.4.2) needs the distance d(t) between the bodies at each step. GJK
+ * (the hard-rigid-body event-driven MD paper, §2.4.2; docs/references.md) needs the distance d(t) between the bodies at each step. GJK
  * (Gilbert, Johnson, Keerthi 1988) walks a simplex of the Minkowski difference A − B towards the origin
  * using only each shape's support mapping; the closest point of a simplex to the origin is found by the
  * Voronoi-region tests of Ericson, *Real-Time Collision Detection* §5.1.5 and §9.5 (segment, triangle,

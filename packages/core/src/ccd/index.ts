@@ -1,6 +1,6 @@
 /**
- * Public API of the continuous collision module (issue 8): time of impact by conservative advancement
- * (seeds/003_242aab26ee069742.txt §2.4–2.5, Eq. 32), 3-D and 2-D, swept bounds for the broadphase, and
+ * Public API of the continuous collision module: time of impact by conservative advancement
+ * (the hard-rigid-body event-driven MD paper §2.4–2.5, Eq. 32; docs/references.md), 3-D and 2-D, swept bounds for the broadphase, and
  * the motion helpers an engine adapter uses around them. The GJK distance (`gjk.ts`) and the per-side
  * records (`side.ts`) are internal: import them by path inside core.
  *
@@ -36,7 +36,7 @@
  * call per child shape with its `offset` and `orientation`. Motions and results are reused objects of
  * typed arrays (`createMotion`, `createTimeOfImpactResult`): nothing is allocated per call.
  *
- * ## Skin for long-lived broadphase entries (the seed's ∆NNL, §3.3)
+ * ## Skin for long-lived broadphase entries (the paper's ∆NNL, §3.3)
  *
  * Insert each body with `sweptBounds(shape, motion, dt, box, margin)` — its bounds grown by a skin
  * `margin` — and keep what was inserted. Each step, recompute the swept bounds without margin: while

@@ -1,6 +1,6 @@
 /**
  * One body of a continuous-collision query, prepared once per call into a flat `Float64Array` (no
- * allocation): validated inputs, the motion of seeds/003_242aab26ee069742.txt §2.2 reduced to a start
+ * allocation): validated inputs, the motion of the hard-rigid-body event-driven MD paper (§2.2) reduced to a start
  * pose, a displacement and a rotation angle about a fixed axis, the bound L of Eq. 33 (the largest
  * distance from the rotation centre to the shape's core), and the pose at any time t ∈ [0, 1] of the frame.
  *
@@ -12,6 +12,7 @@
  * 2-D bodies use the same record with z = 0 and ω along z (a rectangle is a box of zero z extent).
  */
 import { MeshBVH } from '../bvh/MeshBVH.js';
+import { quatMultiply, quatRotate, unitQuatToAxes } from '../math/quat.js';
 import { checkFinite, checkFiniteArray, checkNonNegative, checkNonNegativeArray } from '../math/validate.js';
 import type { CcdMotion, CcdMotion2D, CcdShape, CcdShape2D } from './types.js';
 
@@ -61,36 +62,6 @@ export const meshes: (MeshBVH | null)[] = [null, null];
 
 const QL = new Float64Array(4);
 
-// The unit quaternion q[qo..] as three rotated axes, row by row, into out[oo..] (as math/quat.ts's
-// quatToAxes, typed to Float64Array so the stores stay monomorphic).
-function axesFromQuat(q: Float64Array, qo: number, out: Float64Array, oo: number): void {
-  const x = q[qo];
-  const y = q[qo + 1];
-  const z = q[qo + 2];
-  const w = q[qo + 3];
-  const x2 = x + x;
-  const y2 = y + y;
-  const z2 = z + z;
-  const xx = x * x2;
-  const yy = y * y2;
-  const zz = z * z2;
-  const xy = x * y2;
-  const xz = x * z2;
-  const yz = y * z2;
-  const wx = w * x2;
-  const wy = w * y2;
-  const wz = w * z2;
-  out[oo] = 1 - (yy + zz);
-  out[oo + 1] = xy + wz;
-  out[oo + 2] = xz - wy;
-  out[oo + 3] = xy - wz;
-  out[oo + 4] = 1 - (xx + zz);
-  out[oo + 5] = yz + wx;
-  out[oo + 6] = xz + wy;
-  out[oo + 7] = yz - wx;
-  out[oo + 8] = 1 - (xx + yy);
-}
-
 // Argument checks that build the argument's name (`motionA.position`) only when they throw: the
 // validating entry points run every frame and must not allocate.
 function vec(
@@ -131,57 +102,8 @@ function normalizeInto(
   out[3] = q[3] / n;
 }
 
-// out[oo..] = a ⊗ b (Hamilton product, [x, y, z, w]); out must not alias a or b.
-function quatMul(
-  a: ArrayLike<number>,
-  ao: number,
-  b: ArrayLike<number>,
-  bo: number,
-  out: Float64Array,
-  oo: number,
-): void {
-  const ax = a[ao];
-  const ay = a[ao + 1];
-  const az = a[ao + 2];
-  const aw = a[ao + 3];
-  const bx = b[bo];
-  const by = b[bo + 1];
-  const bz = b[bo + 2];
-  const bw = b[bo + 3];
-  out[oo] = aw * bx + bw * ax + ay * bz - az * by;
-  out[oo + 1] = aw * by + bw * ay + az * bx - ax * bz;
-  out[oo + 2] = aw * bz + bw * az + ax * by - ay * bx;
-  out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
-}
-
 const TMPQ = new Float64Array(4);
 const DQ = new Float64Array(4);
-
-// Rotates the vector v[vo..] by the unit quaternion q[qo..] into out[oo..] (no double arguments: a
-// double passed to a call that is not inlined is boxed on the heap in V8).
-function rotate(
-  q: Float64Array,
-  qo: number,
-  v: Float64Array,
-  vo: number,
-  out: Float64Array,
-  oo: number,
-): void {
-  const x = v[vo];
-  const y = v[vo + 1];
-  const z = v[vo + 2];
-  const qx = q[qo];
-  const qy = q[qo + 1];
-  const qz = q[qo + 2];
-  const qw = q[qo + 3];
-  // v' = v + 2w (q × v) + 2 q × (q × v)
-  const cx = qy * z - qz * y;
-  const cy = qz * x - qx * z;
-  const cz = qx * y - qy * x;
-  out[oo] = x + 2 * (qw * cx + qy * cz - qz * cy);
-  out[oo + 1] = y + 2 * (qw * cy + qz * cx - qx * cz);
-  out[oo + 2] = z + 2 * (qw * cz + qx * cy - qy * cx);
-}
 
 /**
  * Bound on |x| over a BVH's local vertices, √Σ max(|min_i|, |max_i|)² of the root box (conservative, no
@@ -212,12 +134,10 @@ const VW = new Float64Array(6);
 function finishMotion(side: number): void {
   const S = sides[side];
   const dt = DT[0];
-  S[VD] = VW[0] * dt;
-  S[VD + 1] = VW[1] * dt;
-  S[VD + 2] = VW[2] * dt;
-  S[WD] = VW[3] * dt;
-  S[WD + 1] = VW[4] * dt;
-  S[WD + 2] = VW[5] * dt;
+  for (let k = 0; k < 3; k++) {
+    S[VD + k] = VW[k] * dt;
+    S[WD + k] = VW[3 + k] * dt;
+  }
   const th = Math.sqrt(S[WD] * S[WD] + S[WD + 1] * S[WD + 1] + S[WD + 2] * S[WD + 2]);
   S[TH] = th;
   if (th > 0) {
@@ -231,20 +151,32 @@ function finishMotion(side: number): void {
   }
   S[WL] = th * S[LB];
   // Start pose; kept as the pose for every t when the body does not turn.
-  axesFromQuat(S, Q0, S, OBB + 3);
+  unitQuatToAxes(S, Q0, S, OBB + 3);
   TIME[0] = 0;
   poseAt(side);
 }
 
-// Sets LB, SIZE and CORE from SH = [offset (3), core extent, size].
+// Sets LB, SIZE and CORE from SH.
 function finishShape(side: number): void {
   const S = sides[side];
-  S[CORE] = SH[3];
-  S[LB] = Math.sqrt(SH[0] * SH[0] + SH[1] * SH[1] + SH[2] * SH[2]) + SH[3];
-  S[SIZE] = SH[4];
+  S[CORE] = SH[SH_CORE];
+  S[LB] =
+    Math.sqrt(
+      SH[SH_OFFSET] * SH[SH_OFFSET] +
+        SH[SH_OFFSET + 1] * SH[SH_OFFSET + 1] +
+        SH[SH_OFFSET + 2] * SH[SH_OFFSET + 2],
+    ) + SH[SH_CORE];
+  S[SIZE] = SH[SH_SIZE];
 }
 
+/** The shape being prepared, laid out by the `SH_*` offsets: read by {@link finishShape}. */
 const SH = new Float64Array(5);
+/** `SH` offset: shape centre minus body centre, world (3). */
+const SH_OFFSET = 0;
+/** `SH` offset: extent of the core about the shape's centre (1). */
+const SH_CORE = 3;
+/** `SH` offset: size for the default tolerance (1). */
+const SH_SIZE = 4;
 /** Frame length for the next {@link prepareSide} / {@link prepareSide2D} call (set by the caller). */
 export const DT = new Float64Array(1);
 /** Frame time t ∈ [0, 1] for the next {@link poseAt} call (set by the caller). */
@@ -287,14 +219,14 @@ export function prepareSide(
   if (orient !== undefined) {
     vec(fn, name, 'orientation', orient, 4, false);
     normalizeInto(fn, name, 'orientation', orient, QL);
-    quatMul(TMPQ, 0, QL, 0, S, Q0);
+    quatMultiply(TMPQ, 0, QL, 0, S, Q0);
   } else {
     for (let i = 0; i < 4; i++) S[Q0 + i] = TMPQ[i];
   }
-  SH[0] = ox;
-  SH[1] = oy;
-  SH[2] = oz;
-  rotate(TMPQ, 0, SH, 0, S, O0);
+  SH[SH_OFFSET] = ox;
+  SH[SH_OFFSET + 1] = oy;
+  SH[SH_OFFSET + 2] = oz;
+  quatRotate(TMPQ, 0, SH, SH_OFFSET, S, O0);
   for (let i = 0; i < 3; i++) S[P0 + i] = motion.position[i];
   meshes[side] = null;
   S[RAD] = 0;
@@ -308,8 +240,8 @@ export function prepareSide(
     if (!(radius >= 0 && radius < Number.POSITIVE_INFINITY && typeof shape.radius === 'number'))
       checkNonNegative(fn, `${name}.radius`, shape.radius);
     kinds[side] = KIND_SPHERE;
-    SH[3] = 0;
-    SH[4] = radius;
+    SH[SH_CORE] = 0;
+    SH[SH_SIZE] = radius;
     finishShape(side);
   } else if (shape.kind === 'box') {
     vec(fn, name, 'halfExtents', shape.halfExtents, 3, true);
@@ -319,16 +251,16 @@ export function prepareSide(
     S[OBB + 13] = h[1];
     S[OBB + 14] = h[2];
     const r = Math.sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
-    SH[3] = r;
-    SH[4] = r;
+    SH[SH_CORE] = r;
+    SH[SH_SIZE] = r;
     finishShape(side);
   } else if (shape.kind === 'mesh') {
     if (!(shape.bvh instanceof MeshBVH)) throw new TypeError(`${fn}: ${name}.bvh must be a MeshBVH`);
     kinds[side] = KIND_MESH;
     meshes[side] = shape.bvh;
     meshBound(shape.bvh, MB);
-    SH[3] = MB[0];
-    SH[4] = MB[1];
+    SH[SH_CORE] = MB[0];
+    SH[SH_SIZE] = MB[1];
     finishShape(side);
   } else {
     throw new TypeError(
@@ -392,11 +324,11 @@ export function prepareSide2D(
       checkNonNegative(fn, `${name}.radius`, shape.radius);
     kinds[side] = KIND_SPHERE;
     S[RAD] = shape.radius;
-    SH[0] = ox;
-    SH[1] = oy;
-    SH[2] = 0;
-    SH[3] = 0;
-    SH[4] = shape.radius;
+    SH[SH_OFFSET] = ox;
+    SH[SH_OFFSET + 1] = oy;
+    SH[SH_OFFSET + 2] = 0;
+    SH[SH_CORE] = 0;
+    SH[SH_SIZE] = shape.radius;
     finishShape(side);
   } else if (shape.kind === 'box') {
     vec(fn, name, 'halfExtents', shape.halfExtents, 2, true);
@@ -411,11 +343,11 @@ export function prepareSide2D(
     const r = Math.sqrt(
       shape.halfExtents[0] * shape.halfExtents[0] + shape.halfExtents[1] * shape.halfExtents[1],
     );
-    SH[0] = ox;
-    SH[1] = oy;
-    SH[2] = 0;
-    SH[3] = r;
-    SH[4] = r;
+    SH[SH_OFFSET] = ox;
+    SH[SH_OFFSET + 1] = oy;
+    SH[SH_OFFSET + 2] = 0;
+    SH[SH_CORE] = r;
+    SH[SH_SIZE] = r;
     finishShape(side);
   } else {
     throw new TypeError(
@@ -461,9 +393,9 @@ export function poseAt(side: number): void {
   DQ[1] = s * S[AX + 1];
   DQ[2] = s * S[AX + 2];
   DQ[3] = Math.cos(half);
-  quatMul(DQ, 0, S, Q0, TMPQ, 0);
-  axesFromQuat(TMPQ, 0, S, OBB + 3);
-  rotate(DQ, 0, S, O0, S, OBB);
+  quatMultiply(DQ, 0, S, Q0, TMPQ, 0);
+  unitQuatToAxes(TMPQ, 0, S, OBB + 3);
+  quatRotate(DQ, 0, S, O0, S, OBB);
   S[OBB] += bx;
   S[OBB + 1] += by;
   S[OBB + 2] += bz;

@@ -12,11 +12,11 @@
  * - the hull of the bounding sphere (radius L + core radius about the body centre) at the start and
  *   the end (tight when the body spins a lot).
  *
- * Skin (seeds/003_242aab26ee069742.txt §3.3, the skin ∆NNL of the neighbour lists' bounding boxes):
+ * Skin (the hard-rigid-body event-driven MD paper §3.3, the skin ∆NNL of the neighbour lists' bounding boxes):
  * insert a body with bounds enlarged by a margin; while its later swept bounds stay inside the stored
  * ones ({@link containsBounds}), its broadphase entry and pairs stay valid and it need not be moved. A
  * body whose distance can change at most at ḋmax (Eq. 32 for one body: ‖v‖ + ‖ω‖L) keeps a skin of
- * margin m for at least m / ḋmax time units; §4.5 of the seed tunes ∆NNL against the rebuild rate: a
+ * margin m for at least m / ḋmax time units; §4.5 of the paper tunes ∆NNL against the rebuild rate: a
  * larger skin means fewer re-insertions but more candidate pairs.
  */
 import { checkFiniteArray, checkLength, checkNonNegative } from '../math/validate.js';

@@ -33,11 +33,13 @@ import { circleObbContact2D, sphereObbContact } from '../narrowphase/ocsi.js';
 import { GJK_BOX, GJK_SEPARATION, GJK_TRIANGLE, gjk, gjkDistance } from './gjk.js';
 import {
   BC,
+  CORE,
   DT,
   KIND_BOX,
   KIND_MESH,
   KIND_SPHERE,
   kinds,
+  LB,
   meshes,
   OBB,
   P0,
@@ -70,6 +72,37 @@ import {
 export const TOI_MAX_ITERATIONS = 128;
 /** Default tolerance as a fraction of the smaller shape's size. */
 export const TOI_RELATIVE_TOLERANCE = 1e-3;
+/**
+ * The largest magnitude (2^200 ≈ 1.6e60) of a position coordinate, a displacement over the frame
+ * (velocity × dt), a radius, a half extent or a mesh's size that {@link timeOfImpact} accepts: GJK's
+ * determinants are products of up to four coordinate differences, which stay finite (and the answers
+ * scale-invariant) far below the double range there. Larger values throw a RangeError naming the body.
+ */
+export const TOI_MAGNITUDE_LIMIT = 2 ** 200;
+
+// Throws unless every magnitude of the prepared side `i` (body `shape`/`motion`) is within the limit.
+function checkMagnitudes(fn: string, i: number, shape: string, motion: string): void {
+  const S = sides[i];
+  const limit = TOI_MAGNITUDE_LIMIT;
+  for (let k = 0; k < 3; k++) {
+    if (!(Math.abs(S[P0 + k]) <= limit) || !(Math.abs(S[OBB + k]) <= limit)) {
+      throw new RangeError(
+        `${fn}: ${motion}'s position (${S[P0 + k]} on axis ${k}) is beyond ±${limit.toExponential(2)}, the range time of impact supports`,
+      );
+    }
+    if (!(Math.abs(S[VD + k]) <= limit)) {
+      throw new RangeError(
+        `${fn}: ${motion}'s velocity × dt (${S[VD + k]} on axis ${k}) is beyond ±${limit.toExponential(2)}, the range time of impact supports`,
+      );
+    }
+  }
+  const size = Math.max(S[RAD], S[OBB + 12], S[OBB + 13], S[OBB + 14], S[CORE], S[SIZE], S[LB], S[WL]);
+  if (!(size <= limit)) {
+    throw new RangeError(
+      `${fn}: ${shape}'s size (${size}) is beyond ${limit.toExponential(2)}, the range time of impact supports`,
+    );
+  }
+}
 
 // Per-call parameters: 0 tolerance, 1 target distance (tolerance/2), 2 ε of "approaching", 3 step of the
 // current evaluation, 4 (unused), 5 rotation terms |ωA|LA + |ωB|LB,
@@ -927,8 +960,9 @@ function setTolerances(options: TimeOfImpactOptions): void {
  *
  * Guarantees: the reported t is never later than the first contact (no tunnelling), the shapes do not
  * overlap at the reported t; a pass that never comes within tolerance is not a hit. Throws a
- * RangeError/TypeError naming the argument for NaN/infinite numbers, a negative radius or extent, a
- * zero quaternion, an unknown shape kind, bad options, or two meshes (not supported). No allocation.
+ * RangeError/TypeError naming the argument for NaN/infinite numbers, magnitudes beyond
+ * {@link TOI_MAGNITUDE_LIMIT}, a negative radius or extent, a zero quaternion, an unknown shape kind,
+ * bad options, or two meshes (not supported). No allocation.
  */
 export function timeOfImpact(
   shapeA: CcdShape,
@@ -946,6 +980,8 @@ export function timeOfImpact(
   const swapped = ka > kb;
   prepareSide(swapped ? 1 : 0, shapeA, motionA, fn, 'shapeA', 'motionA');
   prepareSide(swapped ? 0 : 1, shapeB, motionB, fn, 'shapeB', 'motionB');
+  checkMagnitudes(fn, swapped ? 1 : 0, 'shapeA', 'motionA');
+  checkMagnitudes(fn, swapped ? 0 : 1, 'shapeB', 'motionB');
   if (kinds[0] === KIND_MESH) {
     throw new RangeError(
       `${fn}: mesh–mesh time of impact is not supported; give one body a sphere or box shape`,
@@ -976,6 +1012,8 @@ export function timeOfImpact2D(
   const swapped = ka > kb;
   prepareSide2D(swapped ? 1 : 0, shapeA, motionA, fn, 'shapeA', 'motionA');
   prepareSide2D(swapped ? 0 : 1, shapeB, motionB, fn, 'shapeB', 'motionB');
+  checkMagnitudes(fn, swapped ? 1 : 0, 'shapeA', 'motionA');
+  checkMagnitudes(fn, swapped ? 0 : 1, 'shapeB', 'motionB');
   dim2 = true;
   setTolerances(options);
   return advance(maxIterations, out, swapped, 2);

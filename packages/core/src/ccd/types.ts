@@ -1,7 +1,7 @@
 /**
  * Shapes, motions and results of the continuous collision module, with their argument checks.
  *
- * Motion model (seeds/003_242aab26ee069742.txt §2.2, constant velocities between events): over a frame of
+ * Motion model (the hard-rigid-body event-driven MD paper §2.2, constant velocities between events): over a frame of
  * length `dt`, parametrized by t ∈ [0, 1], a body's rotation centre (its centre of mass) moves as
  * p(t) = p0 + t·v·dt and its orientation turns at the constant world angular velocity ω:
  * q(t) = rot(ω̂, t·|ω|·dt) ⊗ q0. A shape sits in its body at a fixed local `offset` (and `orientation`),

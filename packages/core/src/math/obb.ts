@@ -2,12 +2,12 @@
  * Oriented bounding boxes in the shared 15-number layout, and their builders.
  *
  * An OBB is `[cx, cy, cz, e0x, e0y, e0z, e1x, e1y, e1z, e2x, e2y, e2z, hx, hy, hz]`: centre, three unit axes
- * row by row, half extents (seeds/002_843453ac9dcf85c9.txt, "axes-extents representation"; seeds/000 Eq. 1:
+ * row by row, half extents (the Project Oort collision write-up, "axes-extents representation"; the OCSI paper, Eq. 1:
  * C = r_C + Σ α_i c_i e_i with α_i ∈ [−1, 1]). Many OBBs pack into one `Float64Array` at offsets
  * `k * OBB_SIZE`, so every function takes an offset. The 2-D form is 8 numbers:
  * `[cx, cy, e0x, e0y, e1x, e1y, hx, hy]`.
  *
- * Builders follow seeds/002 `from_local_aligned`: a local (model-space) AABB and a transform; the length of
+ * Builders follow Project Oort's `from_local_aligned`: a local (model-space) AABB and a transform; the length of
  * each transformed axis is the scale, folded into the half extents, and the axis is normalized. A zero
  * scale gives a zero extent and the axis is completed from the others; a sheared matrix (axes not
  * orthogonal) is rejected, since its image of a box is not a box.

@@ -8,6 +8,7 @@
 /** Any writable array of numbers: a plain array or a typed array. */
 export interface WritableArrayLike {
   [index: number]: number;
+  /** Number of elements. */
   readonly length: number;
 }
 

@@ -19,6 +19,10 @@
  * deepest feature of the other box (clamped to the reference face) and the reference face; for edge–edge,
  * midway between the closest points of the two supporting edges. It is one point, not a full manifold.
  * Layout `[nx, ny, nz, depth, px, py, pz]` (2-D: `[nx, ny, depth, px, py]`), as the sphere contacts.
+ *
+ * Any finite magnitude: the checked functions first scale boxes whose centres or extents pass 2^1000
+ * by 2^-8 (exact: a power of two), so no centre difference or sum of extents overflows to Infinity or
+ * NaN (which would make no axis separate), and scale depths and points back.
  */
 import { OBB_SIZE, validateObb, validateObb2 } from '../math/obb.js';
 import { checkLength, checkMinMax } from '../math/validate.js';
@@ -26,6 +30,36 @@ import { clamp, type WritableArrayLike } from '../math/vec3.js';
 
 /** Default slack added to |R_ij| in the separating-axis tests (see the module comment). */
 export const SAT_EPSILON = 1e-6;
+
+/** Centres or extents past this are scaled by {@link DOWN} before the tests. */
+const HUGE = 2 ** 1000;
+const DOWN = 2 ** -8;
+const SA = new Float64Array(OBB_SIZE);
+const SB = new Float64Array(OBB_SIZE);
+
+// Whether the OBB at x[xo..] (`dim`-D layout) has a centre coordinate or extent past HUGE.
+function huge(x: ArrayLike<number>, xo: number, dim: number): boolean {
+  let big = false;
+  for (let i = 0; i < dim; i++) {
+    if (Math.abs(x[xo + i]) > HUGE || x[xo + dim + dim * dim + i] > HUGE) big = true;
+  }
+  return big;
+}
+
+// Copies the OBB at x[xo..] to `to` with centre and extents times DOWN (axes as they are).
+function scaledCopy(x: ArrayLike<number>, xo: number, dim: number, to: Float64Array): Float64Array {
+  const n = dim + dim * dim + dim;
+  for (let i = 0; i < n; i++) {
+    const axis = i >= dim && i < dim + dim * dim;
+    to[i] = axis ? x[xo + i] : x[xo + i] * DOWN;
+  }
+  return to;
+}
+
+// Scales a contact's depth and point back up after a test on scaled boxes.
+function scaleContactBack(out: WritableArrayLike, oo: number, dim: number): void {
+  for (let i = dim; i <= 2 * dim; i++) out[oo + i] /= DOWN;
+}
 
 const Rm = new Float64Array(9);
 const AbsR = new Float64Array(9);
@@ -131,6 +165,8 @@ export function obbObbOverlap(
   validateObb(a, ao, 'a', undefined, fn);
   validateObb(b, bo, 'b', undefined, fn);
   checkEpsilon(fn, epsilon);
+  if (huge(a, ao, 3) || huge(b, bo, 3))
+    return obbObbOverlapUnchecked(scaledCopy(a, ao, 3, SA), 0, scaledCopy(b, bo, 3, SB), 0, epsilon);
   return obbObbOverlapUnchecked(a, ao, b, bo, epsilon);
 }
 
@@ -139,8 +175,9 @@ const AB = new Float64Array(OBB_SIZE);
 function aabbAsObb(fn: string, min: ArrayLike<number>, max: ArrayLike<number>): Float64Array {
   checkMinMax(fn, min, max, 3);
   for (let i = 0; i < 3; i++) {
-    AB[i] = 0.5 * (min[i] + max[i]);
-    AB[12 + i] = 0.5 * (max[i] - min[i]);
+    // Halves first: min + max and max − min may overflow.
+    AB[i] = 0.5 * min[i] + 0.5 * max[i];
+    AB[12 + i] = 0.5 * max[i] - 0.5 * min[i];
   }
   for (let i = 0; i < 9; i++) AB[3 + i] = i % 4 === 0 ? 1 : 0;
   return AB;
@@ -158,6 +195,8 @@ export function obbAabbOverlap(
   validateObb(obb, oo, 'obb', undefined, fn);
   checkEpsilon(fn, epsilon);
   const box = aabbAsObb(fn, min, max);
+  if (huge(obb, oo, 3) || huge(box, 0, 3))
+    return obbObbOverlapUnchecked(scaledCopy(box, 0, 3, SA), 0, scaledCopy(obb, oo, 3, SB), 0, epsilon);
   return obbObbOverlapUnchecked(box, 0, obb, oo, epsilon);
 }
 
@@ -285,6 +324,11 @@ export function obbObbContact(
   validateObb(b, bo, 'b', undefined, fn);
   checkEpsilon(fn, epsilon);
   checkLength(fn, 'out', out, 7, oo);
+  if (huge(a, ao, 3) || huge(b, bo, 3)) {
+    const hit = contactUnchecked(scaledCopy(a, ao, 3, SA), 0, scaledCopy(b, bo, 3, SB), 0, out, oo, epsilon);
+    scaleContactBack(out, oo, 3);
+    return hit;
+  }
   return contactUnchecked(a, ao, b, bo, out, oo, epsilon);
 }
 
@@ -303,6 +347,19 @@ export function obbAabbContact(
   checkEpsilon(fn, epsilon);
   checkLength(fn, 'out', out, 7, outOffset);
   const box = aabbAsObb(fn, min, max);
+  if (huge(obb, oo, 3) || huge(box, 0, 3)) {
+    const hit = contactUnchecked(
+      scaledCopy(obb, oo, 3, SA),
+      0,
+      scaledCopy(box, 0, 3, SB),
+      0,
+      out,
+      outOffset,
+      epsilon,
+    );
+    scaleContactBack(out, outOffset, 3);
+    return hit;
+  }
   return contactUnchecked(obb, oo, box, 0, out, outOffset, epsilon);
 }
 
@@ -441,6 +498,8 @@ export function obbObbOverlap2D(a: ArrayLike<number>, b: ArrayLike<number>, ao =
   const fn = 'obbObbOverlap2D';
   validateObb2(a, ao, 'a', undefined, fn);
   validateObb2(b, bo, 'b', undefined, fn);
+  if (huge(a, ao, 2) || huge(b, bo, 2))
+    return sat2(scaledCopy(a, ao, 2, SA), 0, scaledCopy(b, bo, 2, SB), 0, null, 0);
   return sat2(a, ao, b, bo, null, 0);
 }
 
@@ -460,6 +519,11 @@ export function obbObbContact2D(
   validateObb2(a, ao, 'a', undefined, fn);
   validateObb2(b, bo, 'b', undefined, fn);
   checkLength(fn, 'out', out, 5, oo);
+  if (huge(a, ao, 2) || huge(b, bo, 2)) {
+    const hit = sat2(scaledCopy(a, ao, 2, SA), 0, scaledCopy(b, bo, 2, SB), 0, out, oo);
+    scaleContactBack(out, oo, 2);
+    return hit;
+  }
   return sat2(a, ao, b, bo, out, oo);
 }
 

@@ -19,6 +19,14 @@
  * is the centre pushed onto that face. 2-D: `[nx, ny, depth, px, py]`. The "paper form" functions
  * (`ocsi*`) work in coordinates relative to the box centre, and so do their closest and contact points;
  * the OBB/AABB forms work in world coordinates.
+ *
+ * Any finite magnitude: squares of coordinates past ~1e154 overflow and below ~1e-162 underflow, so a
+ * sum or radius² outside [2^-960, 2^960] (rare: the fast path costs two comparisons) sends the decision
+ * to a scaled form, as Blue's and LAPACK's `dnrm2` scale before squaring: each gap l_i and the radius
+ * are divided by the largest of them before they are squared, and coordinates whose differences could
+ * overflow are first multiplied by an exact power of two. Squared distances beyond the double range are
+ * `Infinity` (their correct rounding); overlap answers, normals and depths stay right at every finite
+ * input.
  */
 import { validateObb, validateObb2 } from '../math/obb.js';
 import {
@@ -55,10 +63,74 @@ const N = new Float64Array(3);
 const P = new Float64Array(3);
 const R = new Float64Array(3);
 const NW = new Float64Array(3);
+/** Gaps (distances per axis, ≥ 0) for the scaled forms. */
+const G = new Float64Array(3);
+/** Squared sums inside [SAFE_MIN, SAFE_MAX] carry no overflow or underflow worth a rounding. */
+const SAFE_MAX = 2 ** 960;
+const SAFE_MIN = 2 ** -960;
+/**
+ * The power of two the current projections A (and box intervals) were multiplied by: 1, or 1/4 when
+ * the unscaled projection overflowed (coordinates near the double range).
+ */
+let scale = 1;
 
-// In the box frame (A, LO, HI set for `dim` axes): local normal N and point P, returns the squared distance.
+// Whether √(Σ G_i²) ≤ r for gaps G (≥ 0, finite) and r ≥ 0, without overflow or underflow: every
+// term is divided by the largest before squaring.
+function gapsWithin(dim: number, r: number): boolean {
+  let m = r;
+  for (let i = 0; i < dim; i++) if (G[i] > m) m = G[i];
+  if (m === 0) return true;
+  let sum = 0;
+  for (let i = 0; i < dim; i++) {
+    const g = G[i] / m;
+    sum += g * g;
+  }
+  const q = r / m;
+  return sum <= q * q;
+}
+
+// √(Σ G_i²) without intermediate overflow or underflow (Infinity only past the double range).
+function gapsNorm(dim: number): number {
+  let m = 0;
+  for (let i = 0; i < dim; i++) if (G[i] > m) m = G[i];
+  if (m === 0) return 0;
+  let sum = 0;
+  for (let i = 0; i < dim; i++) {
+    const g = G[i] / m;
+    sum += g * g;
+  }
+  return m * Math.sqrt(sum);
+}
+
+// G_i = max(|A_i| − c_i·scale, 0): the gaps of the current projection to the centred box.
+function obbGaps(dim: number, h: ArrayLike<number>, ho: number): void {
+  for (let i = 0; i < dim; i++) G[i] = Math.max(Math.abs(A[i]) - h[ho + i] * scale, 0);
+}
+
+// Σ l_i² ≤ r² for the current projection: the doubled sum where it is safe, the scaled gaps otherwise.
+function obbWithin(dim: number, h: ArrayLike<number>, ho: number, r: number): boolean {
+  const s = doubledSum(dim, h, ho);
+  const rr = 4 * r * r;
+  if (scale === 1 && s < SAFE_MAX && rr < SAFE_MAX && (s > SAFE_MIN || rr > SAFE_MIN)) return s <= rr;
+  obbGaps(dim, h, ho);
+  return gapsWithin(dim, r * scale);
+}
+
+// Σ l_i² for the current projection (Infinity past the double range).
+function obbDistanceSq(dim: number, h: ArrayLike<number>, ho: number): number {
+  const s = doubledSum(dim, h, ho);
+  if (scale === 1 && s < SAFE_MAX && s > SAFE_MIN) return 0.25 * s;
+  obbGaps(dim, h, ho);
+  const n = gapsNorm(dim) / scale;
+  return n * n;
+}
+
+// In the box frame (A, LO, HI set for `dim` axes, differences A − LO and HI − A finite): local normal N
+// and point P; returns the distance from A to the box, or minus the distance to the nearest face when A
+// lies inside (or on) the box.
 function localContact(dim: number): number {
   let d2 = 0;
+  let m = 0;
   for (let i = 0; i < dim; i++) {
     const a = A[i];
     const q = clamp(a, LO[i], HI[i]);
@@ -66,11 +138,24 @@ function localContact(dim: number): number {
     N[i] = d;
     P[i] = q;
     d2 += d * d;
+    m = Math.max(m, Math.abs(d));
   }
-  if (d2 > 0) {
-    const inv = 1 / Math.sqrt(d2);
+  if (d2 > SAFE_MIN && d2 < SAFE_MAX) {
+    const len = Math.sqrt(d2);
+    const inv = 1 / len;
     for (let i = 0; i < dim; i++) N[i] *= inv;
-    return d2;
+    return len;
+  }
+  if (m > 0) {
+    // Outside by less than ~1e-144 or more than ~1e144: scaled before squaring.
+    let sum = 0;
+    for (let i = 0; i < dim; i++) {
+      N[i] /= m;
+      sum += N[i] * N[i];
+    }
+    const len = Math.sqrt(sum);
+    for (let i = 0; i < dim; i++) N[i] /= len;
+    return m * len;
   }
   // Centre inside (or on) the box: the face of least penetration.
   let k = 0;
@@ -92,7 +177,7 @@ function localContact(dim: number): number {
   }
   N[k] = side;
   P[k] = side > 0 ? HI[k] : LO[k];
-  return -best * best; // negative marks "inside"; |value| is the squared distance to the face
+  return -best; // ≤ 0 marks "inside": minus the distance to the face
 }
 
 // depth ≥ 0 exactly when the (squared-distance) overlap test says so: at the boundary the square root can
@@ -111,6 +196,23 @@ function doubledSum(dim: number, h: ArrayLike<number>, ho: number): number {
     s += l2 * l2;
   }
   return s;
+}
+
+// A = rSC·e_i (rSC at r[0..]) with `scale` 1, or with rSC and `scale` 1/4 when that overflows.
+function projectPaper(dim: number, r: ArrayLike<number>, e: ArrayLike<number>): void {
+  scale = 1;
+  project(dim, r, 0, e, 0);
+  if (finiteA(dim)) return;
+  scale = 0.25;
+  for (let i = 0; i < dim; i++) R[i] = r[i] * 0.25;
+  project(dim, R, 0, e, 0);
+}
+
+function finiteA(dim: number): boolean {
+  let ok = true;
+  // x − x is 0 for finite x, NaN otherwise.
+  for (let i = 0; i < dim; i++) if (A[i] - A[i] !== 0) ok = false;
+  return ok;
 }
 
 // A[i] = r·e_i for the rSC at r[ro..] and axes at e[eo..] (row by row).
@@ -145,19 +247,19 @@ function obbContact(
   oo: number,
 ): boolean {
   for (let i = 0; i < dim; i++) {
-    LO[i] = -h[ho + i];
-    HI[i] = h[ho + i];
+    LO[i] = -h[ho + i] * scale;
+    HI[i] = h[ho + i] * scale;
   }
-  const s = doubledSum(dim, h, ho);
-  const d2 = localContact(dim);
-  const depth = d2 >= 0 ? radius - Math.sqrt(d2) : radius + Math.sqrt(-d2);
+  const hit = obbWithin(dim, h, ho, radius);
+  const depth = radius - localContact(dim) / scale;
+  const unscale = 1 / scale;
   let len2 = 0;
   for (let j = 0; j < dim; j++) {
     let n = 0;
     let p = center ? center[co + j] : 0;
     for (let i = 0; i < dim; i++) {
       n += N[i] * e[eo + i * dim + j];
-      p += P[i] * e[eo + i * dim + j];
+      p += P[i] * unscale * e[eo + i * dim + j];
     }
     NW[j] = n;
     len2 += n * n;
@@ -166,7 +268,6 @@ function obbContact(
   // axes orthonormal only to the tolerance (float32 storage): renormalize so the normal is unit
   const inv = 1 / Math.sqrt(len2);
   for (let j = 0; j < dim; j++) out[oo + j] = NW[j] * inv;
-  const hit = s <= 4 * radius * radius;
   out[oo + dim] = consistentDepth(depth, hit);
   return hit;
 }
@@ -184,7 +285,8 @@ function closestOnObb(
 ): void {
   for (let i = 0; i < dim; i++) {
     const c = h[ho + i];
-    const a = A[i];
+    // A was scaled by `scale`: the clamp is scale-free.
+    const a = A[i] / scale;
     P[i] = clamp(a, -c, c);
   }
   for (let j = 0; j < dim; j++) {
@@ -223,8 +325,8 @@ export function ocsiOverlap(
 ): boolean {
   checkPaperArgs('ocsiOverlap', 3, rSC, axes, halfExtents);
   checkNonNegative('ocsiOverlap', 'radius', radius);
-  project(3, rSC, 0, axes, 0);
-  return doubledSum(3, halfExtents, 0) <= 4 * radius * radius;
+  projectPaper(3, rSC, axes);
+  return obbWithin(3, halfExtents, 0, radius);
 }
 
 /** Squared minimum distance from the point `rSC` (relative to the box centre) to the box (Eq. 2 squared). */
@@ -234,8 +336,8 @@ export function ocsiDistanceSq(
   halfExtents: ArrayLike<number>,
 ): number {
   checkPaperArgs('ocsiDistanceSq', 3, rSC, axes, halfExtents);
-  project(3, rSC, 0, axes, 0);
-  return 0.25 * doubledSum(3, halfExtents, 0);
+  projectPaper(3, rSC, axes);
+  return obbDistanceSq(3, halfExtents, 0);
 }
 
 /**
@@ -251,7 +353,7 @@ export function ocsiClosestPoint<T extends WritableArrayLike>(
 ): T {
   checkPaperArgs('ocsiClosestPoint', 3, rSC, axes, halfExtents);
   checkLength('ocsiClosestPoint', 'out', out, 3, oo);
-  project(3, rSC, 0, axes, 0);
+  projectPaper(3, rSC, axes);
   closestOnObb(3, axes, 0, halfExtents, 0, null, 0, out, oo);
   return out;
 }
@@ -272,7 +374,7 @@ export function ocsiContact(
   checkPaperArgs('ocsiContact', 3, rSC, axes, halfExtents);
   checkNonNegative('ocsiContact', 'radius', radius);
   checkLength('ocsiContact', 'out', out, CONTACT_SIZE, oo);
-  project(3, rSC, 0, axes, 0);
+  projectPaper(3, rSC, axes);
   return obbContact(3, axes, 0, halfExtents, 0, radius, null, 0, out, oo);
 }
 
@@ -288,8 +390,8 @@ export function ocsiOverlap2D(
 ): boolean {
   checkPaperArgs('ocsiOverlap2D', 2, rSC, axes, halfExtents);
   checkNonNegative('ocsiOverlap2D', 'radius', radius);
-  project(2, rSC, 0, axes, 0);
-  return doubledSum(2, halfExtents, 0) <= 4 * radius * radius;
+  projectPaper(2, rSC, axes);
+  return obbWithin(2, halfExtents, 0, radius);
 }
 
 /** As {@link ocsiDistanceSq} in 2-D. */
@@ -299,8 +401,8 @@ export function ocsiDistanceSq2D(
   halfExtents: ArrayLike<number>,
 ): number {
   checkPaperArgs('ocsiDistanceSq2D', 2, rSC, axes, halfExtents);
-  project(2, rSC, 0, axes, 0);
-  return 0.25 * doubledSum(2, halfExtents, 0);
+  projectPaper(2, rSC, axes);
+  return obbDistanceSq(2, halfExtents, 0);
 }
 
 /** As {@link ocsiClosestPoint} in 2-D (writes 2 numbers). */
@@ -313,7 +415,7 @@ export function ocsiClosestPoint2D<T extends WritableArrayLike>(
 ): T {
   checkPaperArgs('ocsiClosestPoint2D', 2, rSC, axes, halfExtents);
   checkLength('ocsiClosestPoint2D', 'out', out, 2, oo);
-  project(2, rSC, 0, axes, 0);
+  projectPaper(2, rSC, axes);
   closestOnObb(2, axes, 0, halfExtents, 0, null, 0, out, oo);
   return out;
 }
@@ -330,7 +432,7 @@ export function ocsiContact2D(
   checkPaperArgs('ocsiContact2D', 2, rSC, axes, halfExtents);
   checkNonNegative('ocsiContact2D', 'radius', radius);
   checkLength('ocsiContact2D', 'out', out, CONTACT2_SIZE, oo);
-  project(2, rSC, 0, axes, 0);
+  projectPaper(2, rSC, axes);
   return obbContact(2, axes, 0, halfExtents, 0, radius, null, 0, out, oo);
 }
 
@@ -349,7 +451,13 @@ function prepareObb(
   if (dim === 3) validateObb(obb, oo, 'obb', undefined, fn);
   else validateObb2(obb, oo, 'obb', undefined, fn);
   checkFiniteArray(fn, 'center', point, dim);
+  scale = 1;
   for (let i = 0; i < dim; i++) R[i] = point[i] - obb[oo + i];
+  project(dim, R, 0, obb, oo + dim);
+  if (finiteA(dim)) return;
+  // Near the double range: (point − centre)·e_i from quarters, which cannot overflow.
+  scale = 0.25;
+  for (let i = 0; i < dim; i++) R[i] = point[i] * 0.25 - obb[oo + i] * 0.25;
   project(dim, R, 0, obb, oo + dim);
 }
 
@@ -363,7 +471,7 @@ function worldOverlap(
 ) {
   prepareObb(dim, fn, obb, oo, c);
   checkNonNegative(fn, 'radius', r);
-  return doubledSum(dim, obb, oo + dim + dim * dim) <= 4 * r * r;
+  return obbWithin(dim, obb, oo + dim + dim * dim, r);
 }
 
 function worldDistanceSq(
@@ -374,7 +482,7 @@ function worldDistanceSq(
   oo: number,
 ): number {
   prepareObb(dim, fn, obb, oo, c);
-  return 0.25 * doubledSum(dim, obb, oo + dim + dim * dim);
+  return obbDistanceSq(dim, obb, oo + dim + dim * dim);
 }
 
 function worldClosest<T extends WritableArrayLike>(
@@ -515,7 +623,56 @@ function aabbDistanceSq(
       d += e * e;
     }
   }
-  return d;
+  if ((d < SAFE_MAX && d > SAFE_MIN) || d === 0) return d;
+  // Overflow or underflow somewhere: the gaps, from halves where a difference could overflow.
+  const sc = aabbGaps(dim, min, max, p);
+  const n = gapsNorm(dim) / sc;
+  return n * n;
+}
+
+// G_i = the point's distance outside [min_i, max_i] times the returned power of two (1, or 1/2 when a
+// difference overflows).
+function aabbGaps(dim: number, min: ArrayLike<number>, max: ArrayLike<number>, p: ArrayLike<number>): number {
+  let sc = 1;
+  for (let pass = 0; pass < 2; pass++) {
+    let finite = true;
+    for (let i = 0; i < dim; i++) {
+      const c = p[i] * sc;
+      const lo = min[i] * sc;
+      const hi = max[i] * sc;
+      const g = c < lo ? lo - c : c > hi ? c - hi : 0;
+      G[i] = g;
+      if (g === Number.POSITIVE_INFINITY) finite = false;
+    }
+    if (finite) break;
+    sc = 0.5;
+  }
+  return sc;
+}
+
+// The sphere–AABB overlap decision: Σ gaps² ≤ r², scaled where squares could overflow or underflow.
+function aabbWithin(
+  dim: number,
+  min: ArrayLike<number>,
+  max: ArrayLike<number>,
+  p: ArrayLike<number>,
+  r: number,
+): boolean {
+  let d = 0;
+  for (let i = 0; i < dim; i++) {
+    const c = p[i];
+    if (c < min[i]) {
+      const e = min[i] - c;
+      d += e * e;
+    } else if (c > max[i]) {
+      const e = c - max[i];
+      d += e * e;
+    }
+  }
+  const rr = r * r;
+  if (d < SAFE_MAX && rr < SAFE_MAX && (d > SAFE_MIN || rr > SAFE_MIN)) return d <= rr;
+  const sc = aabbGaps(dim, min, max, p);
+  return gapsWithin(dim, r * sc);
 }
 
 function aabbContact(
@@ -527,18 +684,24 @@ function aabbContact(
   out: WritableArrayLike,
   oo: number,
 ): boolean {
+  // Halves where a difference of coordinates could overflow (centre and box at opposite ends).
+  let sc = 1;
   for (let i = 0; i < dim; i++) {
-    A[i] = center[i];
-    LO[i] = min[i];
-    HI[i] = max[i];
+    if (Math.abs(center[i]) > 2 ** 1020 || Math.abs(min[i]) > 2 ** 1020 || Math.abs(max[i]) > 2 ** 1020)
+      sc = 0.5;
   }
-  const d2 = localContact(dim);
+  for (let i = 0; i < dim; i++) {
+    A[i] = center[i] * sc;
+    LO[i] = min[i] * sc;
+    HI[i] = max[i] * sc;
+  }
+  const distance = localContact(dim) / sc;
   for (let j = 0; j < dim; j++) {
     out[oo + j] = N[j];
-    out[oo + dim + 1 + j] = P[j];
+    out[oo + dim + 1 + j] = P[j] / sc;
   }
-  const hit = Math.max(d2, 0) <= radius * radius;
-  out[oo + dim] = consistentDepth(d2 >= 0 ? radius - Math.sqrt(d2) : radius + Math.sqrt(-d2), hit);
+  const hit = aabbWithin(dim, min, max, center, radius);
+  out[oo + dim] = consistentDepth(radius - distance, hit);
   return hit;
 }
 
@@ -553,7 +716,7 @@ export function sphereAabbOverlap(
   checkMinMax(fn, min, max, 3);
   checkFiniteArray(fn, 'center', center, 3);
   checkNonNegative(fn, 'radius', radius);
-  return aabbDistanceSq(3, min, max, center) <= radius * radius;
+  return aabbWithin(3, min, max, center, radius);
 }
 
 /** Squared distance from `point` to the axis-aligned box [`min`, `max`] (0 inside). */
@@ -612,7 +775,7 @@ export function circleAabbOverlap2D(
   checkMinMax(fn, min, max, 2);
   checkFiniteArray(fn, 'center', center, 2);
   checkNonNegative(fn, 'radius', radius);
-  return aabbDistanceSq(2, min, max, center) <= radius * radius;
+  return aabbWithin(2, min, max, center, radius);
 }
 
 /** Squared distance from `point` to the axis-aligned rectangle (0 inside). */

@@ -20,10 +20,25 @@
  * per-call `ocsiOverlap` on the same (float32) numbers. Distances are computed in double by both and rounded
  * once to float32.
  *
- * Contract of the hot path (not checked per lane; `validateOcsiLanes` or `{ validate: true }` checks it):
- * finite values, half extents and radius ≥ 0, axes unit and orthonormal within 1e-3 (the float32 kernel's
- * error bound assumes |e_i| ≤ 1 + 1e-3). Uniform shapes are rounded to float32 like the lanes. Outside the
- * contract the result is unspecified but the call is memory-safe: `count` is checked against the arrays.
+ * Contract of the hot path (not checked per lane): finite values, half extents and radius ≥ 0, axes unit
+ * and orthonormal within 1e-3 (the float32 kernel's error bound assumes |e_i| ≤ 1 + 1e-3). Uniform shapes
+ * are rounded to float32 like the lanes; numbers past the float32 range (±3.4e38) are stored as ±Infinity.
+ * The checked entry points: `new OcsiBatch(n, { validate: true })` (every run validates its lanes first
+ * and throws a RangeError naming the lane and the plane), `OcsiBatch.validate(count)` and
+ * `validateOcsiLanes(lanes, count, shapes)`. Any finite float32 magnitude is in range: sums are formed in
+ * double, where squares of float32 values cannot overflow, and squared distances past the float32 range
+ * are stored as Infinity.
+ *
+ * What an unchecked lane returns — both back ends evaluate, in double from the stored float32 values,
+ * t_i = |r_SC·e_i| − c_i, flag = (Σ (t_i + |t_i|)² ≤ 4R²), distSq = ¼ Σ (t_i + |t_i|)², with IEEE
+ * semantics, so:
+ * - a NaN anywhere in the lane (or one made by ∞ − ∞ or 0 · ∞) gives flag 0 and distSq NaN;
+ * - zero axes (all nine 0) project r_SC to 0: flag 1 for any radius, distSq 0;
+ * - other non-orthonormal axes give the same formula with those vectors (a parallelepiped, scaled);
+ * - a negative half extent c counts as |a| + |c| on its axis; a negative radius as its absolute value;
+ * - an infinite r_SC component gives distSq NaN when an axis component it multiplies is 0 (0 · ∞),
+ *   else Infinity; the flag is 1 only when distSq is not NaN and R is infinite.
+ * Outside the contract the call is still memory-safe: `count` is checked against the arrays.
  */
 import { orthonormalityError } from '../math/validate.js';
 import { instantiateOcsiKernel, type OcsiWasmExports, type WasmMemoryLike } from './wasm/loader.js';

@@ -2,7 +2,9 @@
  * The shared broadphase contract suite: every broadphase in ./registry.ts against the BruteForce
  * reference, on random scenes (fast-check, fixed seeds) and long seeded motion sequences, in 2-D and
  * 3-D, with ties, touching and zero-size boxes, coordinates near ±1e9 with tiny extents, huge boxes,
- * teleports, add/remove churn; plus bad input and determinism.
+ * teleports, add/remove churn; one integer scene scaled from far smaller than the cells to far larger
+ * (boxes on both sides of the big-box threshold); coordinates up to ±1.7e308 and boxes spanning the
+ * whole double range; plus bad input and determinism.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +13,16 @@ import { rng } from '../support/rng.js';
 import { Lockstep, type Op } from './harness.js';
 import { BROADPHASES } from './registry.js';
 
-type Style = 'grid' | 'float' | 'far' | 'huge';
+type Style = 'grid' | 'float' | 'far' | 'huge' | 'scaled' | 'extreme';
+
+/**
+ * Scales applied to a whole 'scaled' sequence: the same integer scene from far smaller than any
+ * configuration's cells (1/64) to far larger (64 and 4096, where most boxes cover too many cells and
+ * are big). Powers of two keep every tie and touch exact.
+ */
+const SCALES = [1 / 64, 1 / 4, 1, 4, 64, 4096];
+/** Coordinates far from the origin, up to the double range: beyond any grid. */
+const EXTREMES = [1e9, 1e18, -1e18, 1e20, 1e300, -1e300, 1.7e308, -1.7e308];
 
 /** A box arbitrary for a scene style: each style stresses a different way of being wrong. */
 function boxArb(d: Dimensions, style: Style): fc.Arbitrary<number[]> {
@@ -42,6 +53,46 @@ function boxArb(d: Dimensions, style: Style): fc.Arbitrary<number[]> {
               .map(([lo, s]) => [lo, lo + s]),
           },
         );
+      // Integer boxes covering 1 to 13 units per axis (scaled per sequence): around the big-box
+      // threshold at every cell size, boxes changing between big and small as they move.
+      case 'scaled':
+        return fc
+          .tuple(fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 12 }))
+          .map(([lo, s]) => [lo, lo + s]);
+      // Small boxes near the origin among boxes at ±1e9 … ±1.7e308, boxes reaching from the scene
+      // to there, and boxes spanning the whole double range.
+      case 'extreme':
+        return fc.oneof(
+          {
+            weight: 5,
+            arbitrary: fc
+              .tuple(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 3 }))
+              .map(([lo, s]) => [lo, lo + s]),
+          },
+          {
+            weight: 3,
+            arbitrary: fc
+              .tuple(
+                fc.constantFrom(...EXTREMES),
+                fc.integer({ min: 0, max: 3 }),
+                fc.integer({ min: 0, max: 2 }),
+              )
+              .map(([base, lo, s]) => [
+                base + lo * 1e-3 * Math.abs(base),
+                base + (lo + s) * 1e-3 * Math.abs(base),
+              ])
+              .map(([a, b]) =>
+                Number.isFinite(a) && Number.isFinite(b) ? [a, b] : [-Number.MAX_VALUE, -1e308],
+              ),
+          },
+          {
+            weight: 1,
+            arbitrary: fc
+              .tuple(fc.constantFrom(...EXTREMES), fc.integer({ min: 0, max: 10 }))
+              .map(([base, x]) => (base < 0 ? [base, x] : [x, base])),
+          },
+          { weight: 1, arbitrary: fc.constant([-Number.MAX_VALUE, Number.MAX_VALUE]) },
+        );
     }
   })();
   return fc
@@ -67,6 +118,8 @@ interface Mover {
   pos: number[];
   vel: number[];
   half: number[];
+  /** A far x coordinate the box sits at (zero-size on x) until its next teleport, or 0. */
+  far?: number;
 }
 
 function boxOf(m: Mover): number[] {
@@ -81,8 +134,28 @@ function motion(
   step: Lockstep,
   d: Dimensions,
   seed: number,
-  o: { n: number; frames: number; speed: number; teleport: number; churn: number; quantize?: boolean },
+  o: {
+    n: number;
+    frames: number;
+    speed: number;
+    teleport: number;
+    churn: number;
+    quantize?: boolean;
+    /** Share of the teleports that go to a far coordinate (±1e18 … ±1.7e308) on one axis. */
+    far?: number;
+    /** Scales every box (the world is 60 units, boxes up to 6). */
+    scale?: number;
+  },
 ): void {
+  const scale = o.scale ?? 1;
+  const farBox = (m: Mover): number[] | undefined => {
+    if (!m.far) return undefined;
+    const b = boxOf(m).map((v) => v * scale);
+    b[0] = m.far;
+    b[d] = m.far;
+    return b;
+  };
+  const boxAt = (m: Mover) => farBox(m) ?? boxOf(m).map((v) => v * scale);
   const r = rng(seed);
   const world = 60;
   const q = (v: number) => (o.quantize ? Math.round(v) : v);
@@ -95,7 +168,7 @@ function motion(
   for (let i = 0; i < o.n; i++) {
     const m = make();
     movers.push(m);
-    step.apply({ kind: 'insert', box: boxOf(m) });
+    step.apply({ kind: 'insert', box: boxAt(m) });
   }
   step.update();
   for (let f = 0; f < o.frames; f++) {
@@ -103,13 +176,14 @@ function motion(
       const m = movers[i];
       if (r() < o.teleport) {
         for (let k = 0; k < d; k++) m.pos[k] = q(r() * world);
+        m.far = o.far && r() < o.far ? EXTREMES[Math.floor(r() * EXTREMES.length)] : 0;
       } else {
         for (let k = 0; k < d; k++) {
           m.pos[k] = q(m.pos[k] + m.vel[k]);
           if (m.pos[k] < 0 || m.pos[k] > world) m.vel[k] = -m.vel[k];
         }
       }
-      step.apply({ kind: 'move', pick: i, box: boxOf(m) });
+      step.apply({ kind: 'move', pick: i, box: boxAt(m) });
     }
     for (let c = 0; c < o.churn; c++) {
       const i = Math.floor(r() * movers.length);
@@ -117,25 +191,35 @@ function motion(
       movers.splice(i, 1);
       const m = make();
       movers.push(m);
-      step.apply({ kind: 'insert', box: boxOf(m) });
+      step.apply({ kind: 'insert', box: boxAt(m) });
     }
     step.update();
   }
 }
 
-const STYLES: Style[] = ['grid', 'float', 'far', 'huge'];
+const STYLES: Style[] = ['grid', 'float', 'far', 'huge', 'scaled', 'extreme'];
+
+/** Scales every box of an operation (queries included). */
+function scaled(op: Op, scale: number): Op {
+  return 'box' in op ? { ...op, box: op.box.map((v) => v * scale) } : op;
+}
 
 for (const entry of BROADPHASES) {
   describe(`broadphase contract: ${entry.name}`, () => {
     for (const d of [2, 3] as const) {
       for (const style of STYLES) {
         it(`${d}-D random operation sequences, ${style} boxes, equal BruteForce`, () => {
+          const scales = style === 'scaled' ? SCALES : [1];
           fc.assert(
-            fc.property(fc.array(opArb(d, style), { minLength: 1, maxLength: 80 }), (ops) => {
-              const step = new Lockstep(entry.create({ dimensions: d }), d);
-              for (const op of ops) step.apply(op);
-              step.update();
-            }),
+            fc.property(
+              fc.constantFrom(...scales),
+              fc.array(opArb(d, style), { minLength: 1, maxLength: 80 }),
+              (scale, ops) => {
+                const step = new Lockstep(entry.create({ dimensions: d }), d);
+                for (const op of ops) step.apply(scaled(op, scale));
+                step.update();
+              },
+            ),
             { seed: 20261121 + d * 10 + STYLES.indexOf(style), numRuns: 60 },
           );
         });
@@ -156,6 +240,18 @@ for (const entry of BROADPHASES) {
         const step = new Lockstep(entry.create({ dimensions: d }), d);
         motion(step, d, 23 + d, { n: 200, frames: 80, speed: 2, teleport: 0.1, churn: 6 });
       });
+
+      it(`${d}-D teleports to ±1e18 … ±1.7e308 and back, with churn, equal BruteForce`, () => {
+        const step = new Lockstep(entry.create({ dimensions: d }), d);
+        motion(step, d, 41 + d, { n: 120, frames: 40, speed: 2, teleport: 0.1, churn: 2, far: 0.5 });
+      });
+
+      for (const scale of [1 / 32, 8]) {
+        it(`${d}-D motion at scale ${scale} (cells far larger / far smaller than the boxes)`, () => {
+          const step = new Lockstep(entry.create({ dimensions: d }), d);
+          motion(step, d, 53 + d, { n: 100, frames: 40, speed: 1.5, teleport: 0.05, churn: 1, scale });
+        });
+      }
 
       it(`${d}-D everything teleports every frame`, () => {
         const step = new Lockstep(entry.create({ dimensions: d }), d);

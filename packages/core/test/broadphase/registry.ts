@@ -3,6 +3,7 @@
  * broadphase to the project means adding one line here — the suite itself is never copied.
  */
 import { type Broadphase, type BroadphaseOptions, Octree, SweepAndPrune } from '../../src/index.js';
+import { parallelEntry } from './parallelWorker.js';
 
 export interface BroadphaseEntry {
   name: string;
@@ -53,6 +54,21 @@ export const BROADPHASES: BroadphaseEntry[] = [
         rebuildShare: Number.POSITIVE_INFINITY,
       }),
   },
+  // Cells of 0.3 with the default threshold (16 cells in 2-D, 64 in 3-D): most boxes cover many cells
+  // and change between big and small as they move.
+  {
+    name: 'SweepAndPrune (cells of 0.3)',
+    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 0.3 }),
+  },
+  // Cells far smaller than every box (all big) and far larger (all in one cell).
+  {
+    name: 'SweepAndPrune (cells of 1/64)',
+    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 1 / 64 }),
+  },
+  {
+    name: 'SweepAndPrune (cells of 1e6)',
+    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 1e6, passShare: 0 }),
+  },
   { name: 'Octree', create: (o) => new Octree({ ...o, validate: true }) },
   // One proxy per leaf in a tiny first world (splits, merges and root growth all the time), fat boxes
   // twice as large, candidates always patched, never rebuilt.
@@ -69,4 +85,9 @@ export const BROADPHASES: BroadphaseEntry[] = [
         rebuildShare: Number.POSITIVE_INFINITY,
       }),
   },
+  // The region-parallel sweep and prune on 1, 2 and 4 worker threads (one shared pool per count), cut
+  // into regions from 4 boxes per region and re-cut whenever the balance drifts.
+  { name: 'ParallelSweepAndPrune (1 worker)', create: parallelEntry(1) },
+  { name: 'ParallelSweepAndPrune (2 workers)', create: parallelEntry(2) },
+  { name: 'ParallelSweepAndPrune (4 workers)', create: parallelEntry(4) },
 ];

@@ -2,7 +2,8 @@
  * Test helpers: an EXACT reference for OCSI (rational arithmetic on the binary values of the inputs, with
  * BigInt), seeded random numbers and paper-style configuration sets in float32 lanes.
  */
-import { fillOcsiConfigs, type OcsiLanes } from '../../src/index.js';
+import { fillOcsiConfigs } from '../../../../bench/ocsi/configs.js';
+import type { OcsiLanes } from '../../src/index.js';
 import { rng } from '../support/rng.js';
 
 export { rng };

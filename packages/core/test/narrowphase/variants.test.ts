@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OCSI_VARIANTS, ocsiDistanceSq, ocsiOverlap, ocsiOverlapUnchecked } from '../../src/index.js';
+import { OCSI_VARIANTS, ocsiOverlapUnchecked } from '../../../../bench/ocsi/variants.js';
+import { ocsiDistanceSq, ocsiOverlap } from '../../src/index.js';
 import { exactOcsi, lane, paperSet } from './exact.js';
 
 // The paper's comparison algorithms (seeds/000 Algorithms 1–5) as cross-checks: on the paper's

@@ -9,7 +9,7 @@
 import Matter from 'matter-js';
 import { installSieve } from '../../src/index.js';
 
-const [nArg = '1000', warmArg = '2000', control = ''] = process.argv.slice(2);
+const [nArg = '1000', warmArg = '2000', control = '', path = 'broadphase'] = process.argv.slice(2);
 const allocateEachFrame = control === 'allocate';
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
@@ -25,7 +25,11 @@ for (let i = 0; i < n; i++) {
   bodies.push(i % 2 === 0 ? Bodies.circle(x, y, 4) : Bodies.rectangle(x, y, 7, 7));
 }
 Composite.add(engine.world, bodies);
-const sieve = installSieve(engine, { clock: false });
+// 'broadphase' (the default) or 'sweep': which of the detector's two paths runs.
+const sieve = installSieve(engine, {
+  clock: false,
+  sweepBelow: path === 'sweep' ? Number.POSITIVE_INFINITY : 0,
+});
 Engine.update(engine, 1000 / 60); // fills engine.detector.bodies (Detector.setBodies)
 const base = bodies.map((b) => [b.bounds.min.x, b.bounds.min.y, b.bounds.max.x, b.bounds.max.y]);
 let checksum = 0;
@@ -58,6 +62,7 @@ console.log(
     growth,
     checksum,
     candidates: sieve.stats.candidatePairs,
+    path: sieve.stats.path,
     collisions: sieve.stats.collisions,
   }),
 );

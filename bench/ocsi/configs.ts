@@ -1,6 +1,6 @@
 /**
- * The configuration generator of the OCSI paper's benchmark (seeds/000_e0da60409bb15c04.txt, Section 3),
- * shared by bench/ocsi and the tests so both exercise the same distribution.
+ * The configuration generator of the OCSI paper's benchmark (its Section 3), shared by bench/ocsi and
+ * the core's tests so both exercise the same distribution. Benchmark code: not part of `@sieve/core`.
  *
  * The cuboid (edges a, b, c; the paper uses T = 1 as unit, L*, W* ∈ [1, 20]) sits at the origin aligned
  * with the axes; the sphere centre is uniform in a spherocuboid (the cuboid grown by a radius ρ, i.e. its
@@ -10,8 +10,7 @@
  * radius R overlaps iff its centre lies in the spherocuboid of radius R, so the non-overlap fraction is
  * 1 − V(R)/V(ρ): ρ solves V(ρ) = V(R)/(1 − acceptance), by bisection.
  */
-import { quatToAxes, randomRotationQuat } from '../math/quat.js';
-import type { OcsiLanes } from './ocsiBatch.js';
+import { type OcsiLanes, quatToAxes, randomRotationQuat } from '@sieve/core';
 
 /** Steiner's volume of a box with edges a, b, c grown by r (the spherocuboid). */
 export function steinerVolume(a: number, b: number, c: number, r: number): number {

@@ -1,6 +1,7 @@
 /**
- * The paper's sphere–cuboid overlap algorithms as unchecked per-call kernels, kept for the benchmark
- * (bench/ocsi) and as cross-checks in the tests: seeds/000_e0da60409bb15c04.txt Algorithms 1–5.
+ * The OCSI paper's sphere–cuboid overlap algorithms as unchecked per-call kernels (its Algorithms 1–5:
+ * Arvo, QRI, QRF, the vectorised min/max form, OCSI), for this benchmark and as cross-checks in the
+ * core's tests. Benchmark code: not part of `@sieve/core`'s API.
  *
  * All take the paper's inputs by offset into arrays, the JavaScript counterpart of the C code passing
  * pointers: `r[ro..ro+2]` = r_SC (sphere centre − box centre), `e[eo..eo+8]` = e_T, e_L, e_W row by row,

@@ -1,0 +1,580 @@
+/**
+ * `GpuMeshMesh`: mesh–mesh triangle intersection with the triangle tests on the GPU (WebGPU compute),
+ * returning exactly what the CPU query `meshMeshPairs` returns — or running that CPU query when there
+ * is no WebGPU adapter (and saying so in {@link GpuMeshMesh.info}).
+ *
+ * Follows the Project Oort collision write-up (GPU section): the CPU BVH culls to overlapping node
+ * pairs of about a thousand triangles or fewer, and a compute shader runs Möller's triangle–triangle
+ * test (JGT 1997) on every triangle pair of those blocks, both meshes' triangles in storage buffers.
+ *
+ * Per mesh, the vertex positions and the per-slot vertex indices are uploaded once ({@link
+ * GpuMeshMesh.addMesh}); per query the CPU lists the candidate blocks and uploads them with the
+ * transform, the GPU tests every pair, and one read-back returns the hits and the flagged pairs. A
+ * deforming mesh re-uploads its positions only ({@link GpuMeshMesh.updateMesh}, or automatically after
+ * `bvh.refit()`); with `bruteForce` its stale BVH is not used at all (every pair is tested).
+ *
+ * Float32 vs float64 — the tolerance: each decision of Möller's test (the side of every vertex of one
+ * triangle with respect to the other's plane, the two interval comparisons on the intersection line)
+ * is settled on the GPU only when its float32 value is farther from the threshold than a bound on its
+ * float32 error — about 100·2⁻²⁴ times the magnitudes it is made of (edge lengths × distance for a
+ * plane side; the conditioning of the crossing points for an interval end), plus the float32 rounding
+ * of B's transform — widened by 2⁻³⁶·S (S the pair's largest absolute coordinate), which covers the
+ * CPU test's own tolerance 2⁻⁴⁰·S. A pair all of whose decisions are settled gets the CPU's answer for
+ * sure. Any other pair — touching or within the bound of touching, coplanar, degenerate, crossing at a
+ * grazing angle — is flagged and re-tested here with the CPU's float64 test (`exact: true`, the
+ * default), so the pair set always equals the CPU query's. Pairs are reported sorted by (slot of A,
+ * slot of B) — the order of `meshMeshBruteForce`, whose pairs and hit data the GPU path reproduces
+ * bit for bit; `meshMeshPairs` lists the same pairs in traversal order.
+ */
+import { type Affine, affineFromMatrix4, affineInvert, normalMatrix } from '../bvh/affine.js';
+import type { MeshBVH } from '../bvh/MeshBVH.js';
+import {
+  type MeshMeshResult,
+  meshMeshBruteForce,
+  meshMeshPairs,
+  relativeTransform,
+} from '../bvh/meshMesh.js';
+import { growArray } from '../growArray.js';
+import { BlockList, collectBlocks, type NodeRanges, nodeRanges } from './candidates.js';
+import {
+  BUFFER_USAGE,
+  type GpuBufferLike,
+  type GpuDeviceLike,
+  type GpuDeviceOptions,
+  MAP_READ,
+  requestGpuDevice,
+} from './device.js';
+import { exactPair, hitData, Marks, slotVertexIndices } from './exact.js';
+import { CODE_HIT, CODE_UNCERTAIN, PARAMS_BYTES, TRI_TRI_WGSL, WORKGROUP_SIZE } from './shader.js';
+
+/** Options of {@link GpuMeshMesh.create}. */
+export interface GpuMeshMeshOptions extends GpuDeviceOptions {
+  /**
+   * The CPU descent stops at node pairs holding at most this many triangles each; every pair of
+   * their triangles goes to the GPU. Default 256 (the write-up used 1 024 a leaf).
+   */
+  blockSize?: number;
+  /**
+   * `true` (default): pairs the shader flags as within its float32 error bound are re-tested on the
+   * CPU in float64, so the answer equals the CPU query's. `false`: the shader's float32 answer is
+   * taken (tolerance 2⁻²⁰ of the coordinate scale), no CPU re-test.
+   */
+  exact?: boolean;
+  /** Never use the GPU (the CPU query only), for comparisons. */
+  forceCpu?: boolean;
+}
+
+/** Options of one {@link GpuMeshMesh.pairs} query. */
+export interface GpuPairsOptions {
+  /**
+   * Test every triangle of A against every triangle of B, without the BVHs — for deforming meshes
+   * whose trees were not refitted (positions come from {@link GpuMeshMesh.updateMesh}). On the CPU
+   * backend `meshMeshBruteForce` runs instead, which reads the tree's triangle copy: refit first.
+   */
+  bruteForce?: boolean;
+}
+
+/** Counters of the last {@link GpuMeshMesh.pairs} query. */
+export interface GpuPassStats {
+  /** Triangle pairs the GPU tested. */
+  candidatePairs: number;
+  /** Blocks (node pairs) listed by the CPU descent, and its node tests. */
+  blocks: number;
+  nodeTests: number;
+  /** Compute dispatches (one per 2³⁰ pairs). */
+  dispatches: number;
+  /** Pairs the GPU wrote back (hits and flagged ones), and how many of them were flagged. */
+  written: number;
+  uncertain: number;
+  /** Flagged pairs the float64 re-test found intersecting. */
+  uncertainHits: number;
+  /** Times the output buffer was too small and the pass ran again. */
+  reruns: number;
+}
+
+interface GpuMesh {
+  bvh: MeshBVH;
+  ranges: NodeRanges;
+  vi: Uint32Array;
+  pos: Float32Array;
+  version: number;
+  /** Largest absolute coordinate on each axis (bounds B's float32 transform error). */
+  maxAbs: Float64Array;
+  posBuf: GpuBufferLike | null;
+  idxBuf: GpuBufferLike | null;
+}
+
+const U32 = 2 ** -24;
+const SLOT_LIMIT = 2 ** 30;
+
+/**
+ * The GPU triangle pass. Create with {@link GpuMeshMesh.create} (async: it asks for an adapter),
+ * register meshes with {@link GpuMeshMesh.addMesh}, query pairs with {@link GpuMeshMesh.pairs}.
+ * One query at a time per instance.
+ */
+export class GpuMeshMesh {
+  /** `'gpu'` when a WebGPU device runs the pass, `'cpu'` when the CPU query answers instead. */
+  readonly backend: 'gpu' | 'cpu';
+  /** The adapter and where it came from, or why there is no GPU. */
+  readonly info: string;
+  /** Counters of the last query. */
+  readonly stats: GpuPassStats = {
+    candidatePairs: 0,
+    blocks: 0,
+    nodeTests: 0,
+    dispatches: 0,
+    written: 0,
+    uncertain: 0,
+    uncertainHits: 0,
+    reruns: 0,
+  };
+  private readonly device: GpuDeviceLike | null;
+  /** The `GPU` object the device came from, kept alive with it (see `requestGpuDevice`). */
+  private gpu: unknown = null;
+  private readonly ownsDevice: boolean;
+  private readonly pipeline: { getBindGroupLayout(i: number): unknown } | null;
+  private readonly blockSize: number;
+  private readonly exact: boolean;
+  private meshes: (GpuMesh | null)[] = [];
+  private readonly list = new BlockList();
+  private readonly marks = new Marks();
+  private readonly MA: Affine = new Float64Array(12);
+  private readonly T: Affine = new Float64Array(12);
+  private readonly TI: Affine = new Float64Array(12);
+  private readonly NM = new Float64Array(9);
+  private readonly params = new ArrayBuffer(PARAMS_BYTES);
+  private readonly paramsF = new Float32Array(this.params);
+  private readonly paramsU = new Uint32Array(this.params);
+  private readonly zero = new Uint32Array(4);
+  private keys = new Float64Array(256);
+  private paramsBuf: GpuBufferLike | null = null;
+  private blocksBuf: GpuBufferLike | null = null;
+  private startsBuf: GpuBufferLike | null = null;
+  private outBuf: GpuBufferLike | null = null;
+  private stagingBuf: GpuBufferLike | null = null;
+  private capacity = 0;
+  private bindGroup: unknown = null;
+  /** Mesh pair of the cached bind group (`a·2²⁰ + b`), −1 when buffers changed. */
+  private bindKey = -1;
+  private busy = false;
+
+  private constructor(
+    device: GpuDeviceLike | null,
+    ownsDevice: boolean,
+    pipeline: { getBindGroupLayout(i: number): unknown } | null,
+    info: string,
+    blockSize: number,
+    exact: boolean,
+  ) {
+    this.device = device;
+    this.ownsDevice = ownsDevice;
+    this.pipeline = pipeline;
+    this.backend = device && pipeline ? 'gpu' : 'cpu';
+    this.info = info;
+    this.blockSize = blockSize;
+    this.exact = exact;
+    if (device) {
+      this.paramsBuf = device.createBuffer({
+        size: PARAMS_BYTES,
+        usage: BUFFER_USAGE.UNIFORM | BUFFER_USAGE.COPY_DST,
+        label: 'sieve params',
+      });
+      this.ensureOutput(4096);
+    }
+  }
+
+  /**
+   * Finds a WebGPU device (see `requestGpuDevice`: a given device, `navigator.gpu`, or the npm package
+   * `webgpu` in Node) and compiles the shader. Never fails for a missing or broken WebGPU: the
+   * instance then runs the CPU query (`backend === 'cpu'`) and `info` says why. Throws a `RangeError`
+   * for bad options.
+   */
+  static async create(options: GpuMeshMeshOptions = {}): Promise<GpuMeshMesh> {
+    const blockSize = options.blockSize ?? 256;
+    if (!Number.isInteger(blockSize) || blockSize < 1 || blockSize > 1 << 20) {
+      throw new RangeError(
+        `GpuMeshMesh.create: options.blockSize must be an integer in [1, 2^20] (got ${blockSize})`,
+      );
+    }
+    const exact = options.exact ?? true;
+    if (typeof exact !== 'boolean')
+      throw new RangeError('GpuMeshMesh.create: options.exact must be a boolean');
+    if (options.forceCpu)
+      return new GpuMeshMesh(null, false, null, 'CPU forced by options', blockSize, exact);
+    const found = await requestGpuDevice(options);
+    if (!found.device)
+      return new GpuMeshMesh(null, false, null, `no WebGPU: ${found.reason}`, blockSize, exact);
+    const device = found.device;
+    const owns = found.source !== 'given';
+    try {
+      device.pushErrorScope?.('validation');
+      const module = device.createShaderModule({ code: TRI_TRI_WGSL, label: 'sieve tri-tri' });
+      const pipeline = device.createComputePipeline({
+        layout: 'auto',
+        compute: { module, entryPoint: 'main' },
+      } as never);
+      const err = await device.popErrorScope?.();
+      if (err) throw new Error(err.message);
+      const pass = new GpuMeshMesh(
+        device,
+        owns,
+        pipeline,
+        `${found.adapter} (${found.source})`,
+        blockSize,
+        exact,
+      );
+      pass.gpu = found.gpu;
+      return pass;
+    } catch (e) {
+      if (owns) device.destroy();
+      const msg = (e as Error).message.split('\n')[0];
+      return new GpuMeshMesh(null, false, null, `WebGPU pipeline failed: ${msg}`, blockSize, exact);
+    }
+  }
+
+  /** Registers a mesh (its BVH) and uploads its vertices and slot indices; returns its handle. */
+  addMesh(bvh: MeshBVH): number {
+    if (!bvh || !(bvh.triVerts instanceof Float32Array) || !(bvh.nodeI32 instanceof Int32Array)) {
+      throw new TypeError('GpuMeshMesh.addMesh: bvh must be a MeshBVH');
+    }
+    if (bvh.triangleCount >= SLOT_LIMIT) {
+      throw new RangeError(`GpuMeshMesh.addMesh: bvh has ${bvh.triangleCount} triangles (at most 2^30 - 1)`);
+    }
+    const mesh: GpuMesh = {
+      bvh,
+      ranges: nodeRanges(bvh),
+      vi: slotVertexIndices(bvh),
+      pos: bvh.positions,
+      version: bvh.version,
+      maxAbs: new Float64Array(3),
+      posBuf: null,
+      idxBuf: null,
+    };
+    const d = this.device;
+    if (d) {
+      mesh.posBuf = d.createBuffer({
+        size: Math.max(16, bvh.positions.byteLength),
+        usage: BUFFER_USAGE.STORAGE | BUFFER_USAGE.COPY_DST,
+        label: 'sieve positions',
+      });
+      mesh.idxBuf = d.createBuffer({
+        size: Math.max(16, mesh.vi.byteLength),
+        usage: BUFFER_USAGE.STORAGE | BUFFER_USAGE.COPY_DST,
+        label: 'sieve slot indices',
+      });
+      d.queue.writeBuffer(mesh.idxBuf as never, 0, mesh.vi as never);
+    }
+    this.upload(mesh, bvh.positions);
+    this.meshes.push(mesh);
+    return this.meshes.length - 1;
+  }
+
+  /**
+   * New vertex positions for mesh `handle` (same length; default the BVH's current `positions`):
+   * re-uploaded for the GPU and used by the float64 re-test. Throws a `RangeError` naming the argument
+   * for a bad handle, length or non-finite coordinate. Not needed after `bvh.refit()`, which is noticed.
+   */
+  updateMesh(handle: number, positions?: Float32Array): void {
+    const mesh = this.mesh(handle, 'updateMesh');
+    const pos = positions ?? mesh.bvh.positions;
+    if (!(pos instanceof Float32Array) || pos.length !== mesh.pos.length) {
+      throw new RangeError(
+        `GpuMeshMesh.updateMesh: positions must be a Float32Array of length ${mesh.pos.length}`,
+      );
+    }
+    for (let i = 0; i < pos.length; i++) {
+      const v = pos[i];
+      if (v - v !== 0) throw new RangeError(`GpuMeshMesh.updateMesh: positions[${i}] is not finite (${v})`);
+    }
+    this.upload(mesh, pos);
+    mesh.version = mesh.bvh.version;
+  }
+
+  /** Frees mesh `handle`'s GPU buffers; the handle is stale afterwards. */
+  removeMesh(handle: number): void {
+    const mesh = this.mesh(handle, 'removeMesh');
+    mesh.posBuf?.destroy();
+    mesh.idxBuf?.destroy();
+    this.meshes[handle] = null;
+    this.bindKey = -1;
+  }
+
+  /**
+   * Every intersecting triangle pair of mesh `a` under `matrixA` and mesh `b` under `matrixB`
+   * (column-major 4×4, `null` for identity), into `result` with its hit data, as `meshMeshPairs` of
+   * `@sieve/core` returns them (pairs sorted by slot). Resolves to the pair count. Throws (rejects)
+   * naming the argument for a stale handle or a bad matrix, before anything changes.
+   */
+  async pairs(
+    a: number,
+    matrixA: ArrayLike<number> | null,
+    b: number,
+    matrixB: ArrayLike<number> | null,
+    result: MeshMeshResult,
+    options: GpuPairsOptions = {},
+  ): Promise<number> {
+    const ma = this.mesh(a, 'pairs');
+    const mb = this.mesh(b, 'pairs');
+    affineFromMatrix4(this.MA, matrixA, 'matrixA', 'GpuMeshMesh.pairs');
+    affineFromMatrix4(this.T, matrixB, 'matrixB', 'GpuMeshMesh.pairs');
+    if (!result || !(result.trianglesA instanceof Uint32Array)) {
+      throw new TypeError('GpuMeshMesh.pairs: result must be a MeshMeshResult');
+    }
+    if (this.busy) throw new Error('GpuMeshMesh.pairs: a query is still running (await it first)');
+    const st = this.stats;
+    st.candidatePairs = st.blocks = st.nodeTests = st.dispatches = 0;
+    st.written = st.uncertain = st.uncertainHits = st.reruns = 0;
+    if (this.backend === 'cpu' || !this.device || !this.pipeline) {
+      const n = options.bruteForce
+        ? meshMeshBruteForce(ma.bvh, matrixA, mb.bvh, matrixB, result)
+        : meshMeshPairs(ma.bvh, matrixA, mb.bvh, matrixB, result);
+      st.candidatePairs = result.triangleTests;
+      st.nodeTests = result.nodeTests;
+      return n;
+    }
+    this.busy = true;
+    try {
+      return await this.gpuPairs(a, b, matrixA, matrixB, result, options.bruteForce === true);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Frees every GPU buffer (and the device, if this instance requested it). */
+  destroy(): void {
+    for (let h = 0; h < this.meshes.length; h++) if (this.meshes[h]) this.removeMesh(h);
+    for (const buf of [this.paramsBuf, this.blocksBuf, this.startsBuf, this.outBuf, this.stagingBuf]) {
+      buf?.destroy();
+    }
+    this.paramsBuf = this.blocksBuf = this.startsBuf = this.outBuf = this.stagingBuf = null;
+    if (this.ownsDevice) this.device?.destroy();
+    this.gpu = null;
+  }
+
+  private mesh(handle: number, fn: string): GpuMesh {
+    const m = Number.isInteger(handle) && handle >= 0 ? this.meshes[handle] : undefined;
+    if (!m) throw new RangeError(`GpuMeshMesh.${fn}: ${handle} is not a live mesh handle`);
+    return m;
+  }
+
+  private upload(mesh: GpuMesh, pos: Float32Array): void {
+    mesh.pos = pos;
+    let x = 0;
+    let y = 0;
+    let z = 0;
+    for (let i = 0; i < pos.length; i += 3) {
+      x = Math.max(x, Math.abs(pos[i]));
+      y = Math.max(y, Math.abs(pos[i + 1]));
+      z = Math.max(z, Math.abs(pos[i + 2]));
+    }
+    mesh.maxAbs[0] = x;
+    mesh.maxAbs[1] = y;
+    mesh.maxAbs[2] = z;
+    if (this.device && mesh.posBuf) this.device.queue.writeBuffer(mesh.posBuf as never, 0, pos as never);
+  }
+
+  /** Output and staging buffers for at least `pairs` written pairs. */
+  private ensureOutput(pairs: number): void {
+    if (pairs <= this.capacity || !this.device) return;
+    const cap = Math.max(4096, 2 ** Math.ceil(Math.log2(pairs)));
+    this.outBuf?.destroy();
+    this.stagingBuf?.destroy();
+    const size = 16 + 8 * cap;
+    this.outBuf = this.device.createBuffer({
+      size,
+      usage: BUFFER_USAGE.STORAGE | BUFFER_USAGE.COPY_SRC | BUFFER_USAGE.COPY_DST,
+      label: 'sieve output',
+    });
+    this.stagingBuf = this.device.createBuffer({
+      size,
+      usage: BUFFER_USAGE.MAP_READ | BUFFER_USAGE.COPY_DST,
+      label: 'sieve read-back',
+    });
+    this.capacity = cap;
+    this.bindKey = -1;
+  }
+
+  /** Block buffers large enough for the current list. */
+  private ensureBlocks(): void {
+    const d = this.device!;
+    const n = this.list.count;
+    if (!this.blocksBuf || this.blocksBuf.size < 16 * n) {
+      this.blocksBuf?.destroy();
+      this.blocksBuf = d.createBuffer({
+        size: 16 * Math.max(256, 2 ** Math.ceil(Math.log2(n))),
+        usage: BUFFER_USAGE.STORAGE | BUFFER_USAGE.COPY_DST,
+        label: 'sieve blocks',
+      });
+      this.bindKey = -1;
+    }
+    if (!this.startsBuf || this.startsBuf.size < 4 * n) {
+      this.startsBuf?.destroy();
+      this.startsBuf = d.createBuffer({
+        size: 4 * Math.max(256, 2 ** Math.ceil(Math.log2(n))),
+        usage: BUFFER_USAGE.STORAGE | BUFFER_USAGE.COPY_DST,
+        label: 'sieve block starts',
+      });
+      this.bindKey = -1;
+    }
+    d.queue.writeBuffer(this.blocksBuf as never, 0, this.list.blocks as never, 0, 4 * n);
+    d.queue.writeBuffer(this.startsBuf as never, 0, this.list.starts as never, 0, n);
+  }
+
+  private bind(ma: GpuMesh, mb: GpuMesh, a: number, b: number): unknown {
+    const key = a * 1_048_576 + b;
+    if (key === this.bindKey && this.bindGroup) return this.bindGroup;
+    const buffers = [
+      this.paramsBuf,
+      ma.posBuf,
+      ma.idxBuf,
+      mb.posBuf,
+      mb.idxBuf,
+      this.blocksBuf,
+      this.startsBuf,
+      this.outBuf,
+    ];
+    this.bindGroup = this.device!.createBindGroup({
+      layout: this.pipeline!.getBindGroupLayout(0),
+      entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
+    } as never);
+    this.bindKey = key;
+    return this.bindGroup;
+  }
+
+  private async gpuPairs(
+    a: number,
+    b: number,
+    matrixA: ArrayLike<number> | null,
+    matrixB: ArrayLike<number> | null,
+    result: MeshMeshResult,
+    brute: boolean,
+  ): Promise<number> {
+    const d = this.device!;
+    const st = this.stats;
+    const T = this.T;
+    const ma = this.meshes[a]!;
+    const mb = this.meshes[b]!;
+    relativeTransform(matrixA, matrixB, T);
+    affineInvert(this.TI, T);
+    normalMatrix(this.NM, this.MA);
+    if (ma.version !== ma.bvh.version) this.updateMesh(a, ma.bvh.positions);
+    if (mb.version !== mb.bvh.version) this.updateMesh(b, mb.bvh.positions);
+    const list = this.list;
+    if (brute) {
+      list.reset();
+      if (ma.bvh.triangleCount > 0 && mb.bvh.triangleCount > 0) {
+        list.add(0, ma.bvh.triangleCount, 0, mb.bvh.triangleCount);
+      }
+    } else {
+      collectBlocks(ma.bvh, ma.ranges, mb.bvh, mb.ranges, T, this.TI, this.blockSize, list);
+    }
+    st.blocks = list.count;
+    st.nodeTests = list.nodeTests;
+    st.candidatePairs = list.pairs;
+    st.dispatches = list.dispatchCount;
+    result.count = 0;
+    result.triangleTests = list.pairs;
+    result.nodeTests = list.nodeTests;
+    if (list.count === 0) {
+      hitData(result, ma, mb, this.MA, this.NM, T, this.marks);
+      return 0;
+    }
+    this.ensureBlocks();
+    // Float32 error bound of B's transformed vertices: 8u·max_r(Σ_c |T_rc|·max|b_c| + |t_r|).
+    let kb = 0;
+    for (let r = 0; r < 3; r++) {
+      const s =
+        Math.abs(T[r]) * mb.maxAbs[0] + Math.abs(T[r + 3]) * mb.maxAbs[1] + Math.abs(T[r + 6]) * mb.maxAbs[2];
+      kb = Math.max(kb, s + Math.abs(T[r + 9]));
+    }
+    const pf = this.paramsF;
+    const pu = this.paramsU;
+    for (let c = 0; c < 4; c++) {
+      pf[4 * c] = T[3 * c];
+      pf[4 * c + 1] = T[3 * c + 1];
+      pf[4 * c + 2] = T[3 * c + 2];
+      pf[4 * c + 3] = 0;
+    }
+    pf[3] = 8 * U32 * kb;
+    // A grid-stride loop over at most 4 096 workgroups (262 144 invocations: enough to fill a large
+    // GPU; SwiftShader pays a setup cost per workgroup).
+    const maxGroups = Math.min(4096, d.limits.maxComputeWorkgroupsPerDimension);
+    let count = 0;
+    for (;;) {
+      const group = this.bind(ma, mb, a, b);
+      d.queue.writeBuffer(this.outBuf as never, 0, this.zero as never);
+      for (let k = 0; k < list.dispatchCount; k++) {
+        const first = list.dispatchFirst[k];
+        const last = k + 1 < list.dispatchCount ? list.dispatchFirst[k + 1] : list.count;
+        const total = list.dispatchPairs[k];
+        pu[16] = first;
+        pu[17] = last - first;
+        pu[18] = total;
+        pu[19] = this.capacity;
+        d.queue.writeBuffer(this.paramsBuf as never, 0, this.params as never);
+        const enc = d.createCommandEncoder();
+        const pass = enc.beginComputePass();
+        pass.setPipeline(this.pipeline as never);
+        pass.setBindGroup(0, group as never);
+        pass.dispatchWorkgroups(Math.max(1, Math.min(maxGroups, Math.ceil(total / WORKGROUP_SIZE))));
+        pass.end();
+        if (k + 1 === list.dispatchCount) {
+          enc.copyBufferToBuffer(this.outBuf as never, 0, this.stagingBuf as never, 0, this.outBuf!.size);
+        }
+        d.queue.submit([enc.finish()] as never);
+      }
+      const staging = this.stagingBuf!;
+      await staging.mapAsync(MAP_READ);
+      const words = new Uint32Array(staging.getMappedRange());
+      count = words[0];
+      if (count > this.capacity) {
+        staging.unmap();
+        st.reruns++;
+        this.ensureOutput(Math.ceil(count * 1.25));
+        continue;
+      }
+      this.decode(words, count, ma, mb, result);
+      staging.unmap();
+      break;
+    }
+    st.written = count;
+    hitData(result, ma, mb, this.MA, this.NM, T, this.marks);
+    const n = result.count;
+    // Keep `result` as the CPU leaves it for the GPU path too.
+    result.triangleTests = list.pairs;
+    return n;
+  }
+
+  /** Turns the written pairs into `result`: hits kept, flagged pairs re-tested, sorted by slot. */
+  private decode(words: Uint32Array, count: number, ma: GpuMesh, mb: GpuMesh, result: MeshMeshResult): void {
+    const st = this.stats;
+    const nB = mb.bvh.triangleCount;
+    this.keys = growArray(this.keys, count);
+    const keys = this.keys;
+    let n = 0;
+    for (let k = 0; k < count; k++) {
+      const w0 = words[4 + 2 * k];
+      const sb = words[5 + 2 * k];
+      const code = w0 >>> 30;
+      const sa = w0 & (SLOT_LIMIT - 1);
+      let hit: boolean;
+      if (code & CODE_UNCERTAIN) {
+        st.uncertain++;
+        hit = this.exact ? exactPair(ma.pos, ma.vi, sa, mb.pos, mb.vi, sb, this.T) : (code & CODE_HIT) !== 0;
+        if (hit) st.uncertainHits++;
+      } else {
+        hit = (code & CODE_HIT) !== 0;
+      }
+      if (hit) keys[n++] = sa * nB + sb;
+    }
+    const sorted = keys.subarray(0, n).sort();
+    const idsA = ma.bvh.triIds;
+    const idsB = mb.bvh.triIds;
+    for (let k = 0; k < n; k++) {
+      const key = sorted[k];
+      const sa = Math.floor(key / nB);
+      const sb = key - sa * nB;
+      result.push(sa, sb, idsA[sa], idsB[sb]);
+    }
+  }
+}

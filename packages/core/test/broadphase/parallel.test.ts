@@ -1,0 +1,426 @@
+/**
+ * ParallelSweepAndPrune against the sequential SweepAndPrune, operation by operation: the same handles,
+ * and after every update the very same pairs, began and ended arrays (same order), with 1, 2 and 4
+ * workers — on coherent motion with churn, teleports across regions, boxes larger than a region, boxes
+ * gathering in one corner (the layout must follow), and a first frame too large for the output buffers.
+ * Plus `updateAsync`, `dispose`, crashed and hung workers, the fallback without SharedArrayBuffer, and
+ * determinism across worker counts. (The shared contract suite runs it against BruteForce too:
+ * registry.ts.)
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ParallelSweepAndPrune, WorkerPool } from '../../src/broadphase/parallel/index.js';
+import { imbalance, RegionLayout } from '../../src/broadphase/parallel/layout.js';
+import { type Dimensions, SweepAndPrune } from '../../src/index.js';
+import { rng } from '../support/rng.js';
+import { sharedPool, workerUrl } from './parallelWorker.js';
+
+/** '' when two pair lists are identical, else where they first differ (cheaper than a deep equal). */
+function difference(got: Int32Array, want: Int32Array): string {
+  if (got.length !== want.length) return `length ${got.length} instead of ${want.length}`;
+  for (let i = 0; i < got.length; i++) {
+    if (got[i] !== want[i]) return `entry ${i} is ${got[i]} instead of ${want[i]}`;
+  }
+  return '';
+}
+
+/** Drives a ParallelSweepAndPrune and a SweepAndPrune with the same operations, comparing exactly. */
+class Twin {
+  readonly seq: SweepAndPrune;
+  readonly handles: number[] = [];
+  updates = 0;
+  constructor(
+    readonly par: ParallelSweepAndPrune,
+    d: Dimensions,
+  ) {
+    this.seq = new SweepAndPrune({ dimensions: d });
+  }
+  insert(box: number[]): number {
+    const h = this.par.insert(box);
+    expect(this.seq.insert(box)).toBe(h);
+    this.handles.push(h);
+    return h;
+  }
+  move(i: number, box: number[]): void {
+    this.par.move(this.handles[i], box);
+    this.seq.move(this.handles[i], box);
+  }
+  remove(i: number): void {
+    this.par.remove(this.handles[i]);
+    this.seq.remove(this.handles[i]);
+    this.handles.splice(i, 1);
+  }
+  compare(): void {
+    this.updates++;
+    const where = `update ${this.updates}`;
+    expect(this.par.pairCount, where).toBe(this.seq.pairCount);
+    expect(difference(this.par.pairs(), this.seq.pairs()), `pairs, ${where}`).toBe('');
+    expect(difference(this.par.began(), this.seq.began()), `began, ${where}`).toBe('');
+    expect(difference(this.par.ended(), this.seq.ended()), `ended, ${where}`).toBe('');
+    expect(this.par.beganCount).toBe(this.seq.beganCount);
+    expect(this.par.endedCount).toBe(this.seq.endedCount);
+  }
+  update(): void {
+    this.par.update();
+    this.seq.update();
+    this.compare();
+  }
+  async updateAsync(): Promise<void> {
+    await this.par.updateAsync();
+    this.seq.update();
+    this.compare();
+  }
+}
+
+interface SceneOptions {
+  n: number;
+  frames: number;
+  teleport: number;
+  churn: number;
+  /** Boxes as large as half the world (larger than any region). */
+  big: number;
+  /** From this frame on, every box drifts into one corner. */
+  gatherFrom?: number;
+  async?: boolean;
+}
+
+/** A seeded scene run on a Twin; returns the layouts seen (to check that gathering re-cuts). */
+async function scene(t: Twin, d: Dimensions, seed: number, o: SceneOptions): Promise<Float64Array[]> {
+  const r = rng(seed);
+  const world = 80;
+  const pos: number[][] = [];
+  const vel: number[][] = [];
+  const half: number[][] = [];
+  const make = (big: boolean) => {
+    pos.push(Array.from({ length: d }, () => r() * world));
+    vel.push(Array.from({ length: d }, () => (r() - 0.5) * 1.5));
+    half.push(Array.from({ length: d }, () => (big ? world / 4 : 0.3 + r() * 1.5)));
+  };
+  const box = (i: number) => [
+    ...pos[i].map((p, k) => p - half[i][k]),
+    ...pos[i].map((p, k) => p + half[i][k]),
+  ];
+  for (let i = 0; i < o.n; i++) {
+    make(i < o.big);
+    t.insert(box(i));
+  }
+  const layouts: Float64Array[] = [];
+  const step = async () => {
+    if (o.async) await t.updateAsync();
+    else t.update();
+    layouts.push(t.par.regionBounds());
+  };
+  await step();
+  for (let f = 0; f < o.frames; f++) {
+    for (let i = 0; i < pos.length; i++) {
+      if (r() < o.teleport) for (let k = 0; k < d; k++) pos[i][k] = r() * world;
+      else if (o.gatherFrom !== undefined && f >= o.gatherFrom) {
+        // Targets spread over a 15-unit corner of the 80-unit world.
+        for (let k = 0; k < d; k++) pos[i][k] += (5 + 0.3 * ((i * (k + 1) * 7) % 50) - pos[i][k]) * 0.2;
+      } else {
+        for (let k = 0; k < d; k++) {
+          pos[i][k] += vel[i][k];
+          if (pos[i][k] < 0 || pos[i][k] > world) vel[i][k] = -vel[i][k];
+        }
+      }
+      t.move(i, box(i));
+    }
+    for (let c = 0; c < o.churn; c++) {
+      const i = Math.floor(r() * pos.length);
+      t.remove(i);
+      pos.splice(i, 1);
+      vel.splice(i, 1);
+      half.splice(i, 1);
+      make(r() < 0.02);
+      t.insert(box(pos.length - 1));
+    }
+    await step();
+  }
+  return layouts;
+}
+
+const parallel = (workers: number, d: Dimensions, extra: object = {}) =>
+  new ParallelSweepAndPrune({
+    dimensions: d,
+    pool: sharedPool(workers),
+    minBoxesPerRegion: 16,
+    layoutInterval: 2,
+    ...extra,
+  });
+
+describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order included', () => {
+  for (const workers of [1, 2, 4]) {
+    for (const d of [2, 3] as const) {
+      it(`${workers} worker(s), ${d}-D: coherent motion, churn, big boxes, teleports`, async () => {
+        const t = new Twin(parallel(workers, d), d);
+        await scene(t, d, 100 + workers * 10 + d, { n: 400, frames: 60, teleport: 0.03, churn: 4, big: 3 });
+        expect(t.par.count).toBe(t.seq.count);
+        if (workers > 1) expect(Math.min(...t.par.regionMembers())).toBeGreaterThan(0);
+        t.par.dispose();
+      });
+    }
+
+    it(`${workers} worker(s): everything teleports every frame`, async () => {
+      const t = new Twin(parallel(workers, 3), 3);
+      await scene(t, 3, 7 + workers, { n: 300, frames: 25, teleport: 1, churn: 0, big: 0 });
+      t.par.dispose();
+    });
+
+    it(`${workers} worker(s): boxes gather in one corner and the regions follow`, async () => {
+      const t = new Twin(parallel(workers, 3, { rebalanceAt: 1.2 }), 3);
+      const layouts = await scene(t, 3, 55 + workers, {
+        n: 500,
+        frames: 50,
+        teleport: 0,
+        churn: 2,
+        big: 0,
+        gatherFrom: 10,
+      });
+      if (workers > 1) {
+        // The layout changed after the boxes gathered, and balances them again.
+        expect(layouts[layouts.length - 1]).not.toEqual(layouts[5]);
+        const members = t.par.regionMembers();
+        const mean = members.reduce((a, b) => a + b, 0) / members.length;
+        expect(Math.max(...members)).toBeLessThan(1.6 * mean);
+      }
+      t.par.dispose();
+    });
+  }
+
+  it('a first frame with more pairs than the output buffers hold (they grow, nothing is lost)', async () => {
+    const t = new Twin(parallel(2, 3), 3);
+    const r = rng(3);
+    // 260 boxes in one small cube: ~33 000 pairs at once.
+    for (let i = 0; i < 260; i++) {
+      const p = [r() * 2, r() * 2, r() * 2];
+      t.insert([...p, ...p.map((v) => v + 2)]);
+    }
+    t.update();
+    expect(t.par.pairCount).toBeGreaterThan(30_000);
+    for (let i = 0; i < 260; i++) t.move(i, [100 + i * 3, 0, 0, 101 + i * 3, 1, 1]);
+    await t.updateAsync();
+    expect(t.par.endedCount).toBeGreaterThan(30_000);
+    t.par.dispose();
+  });
+
+  it('updateAsync gives the same lists as update', async () => {
+    const t = new Twin(parallel(4, 3), 3);
+    await scene(t, 3, 77, { n: 300, frames: 30, teleport: 0.05, churn: 3, big: 2, async: true });
+    expect(() => t.par.update()).not.toThrow();
+    t.par.dispose();
+  });
+
+  it('is deterministic: 1, 2 and 4 workers and the sequential sweep give one hash', async () => {
+    const hashes: number[] = [];
+    for (const workers of [0, 1, 2, 4]) {
+      const bp = workers === 0 ? new SweepAndPrune({ dimensions: 3 }) : parallel(workers, 3);
+      const r = rng(99);
+      const handles: number[] = [];
+      let hash = 0x811c9dc5;
+      const mix = (list: Int32Array) => {
+        for (let i = 0; i < list.length; i++) hash = Math.imul(hash ^ list[i], 0x01000193) >>> 0;
+        hash = Math.imul(hash ^ 0xff, 0x01000193) >>> 0;
+      };
+      const box = () => {
+        const p = [r() * 40, r() * 40, r() * 40];
+        return [...p, ...p.map((v) => v + r() * 4)];
+      };
+      for (let i = 0; i < 300; i++) handles.push(bp.insert(box()));
+      for (let f = 0; f < 30; f++) {
+        for (let i = 0; i < 40; i++) bp.move(handles[Math.floor(r() * handles.length)], box());
+        if (f % 5 === 4) {
+          const i = Math.floor(r() * handles.length);
+          bp.remove(handles[i]);
+          handles[i] = bp.insert(box());
+        }
+        bp.update();
+        mix(bp.pairs());
+        mix(bp.began());
+        mix(bp.ended());
+      }
+      hashes.push(hash);
+      if (bp instanceof ParallelSweepAndPrune) bp.dispose();
+    }
+    expect(new Set(hashes).size).toBe(1);
+  });
+});
+
+describe('ParallelSweepAndPrune threads', () => {
+  it('starts its own workers once, reuses them, and dispose() stops them', async () => {
+    const bp = new ParallelSweepAndPrune({ dimensions: 2, workers: 2, workerUrl: workerUrl() });
+    expect(bp.mode).toBe('workers');
+    expect(bp.fallbackReason).toBeNull();
+    await bp.ready();
+    const a = bp.insert([0, 0, 1, 1]);
+    const b = bp.insert([0.5, 0.5, 2, 2]);
+    for (let i = 0; i < 5; i++) bp.update();
+    expect(Array.from(bp.pairs())).toEqual([a, b]);
+    expect(bp.regionTimes().length).toBe(2);
+    bp.dispose();
+    expect(() => bp.update()).toThrow(/used after dispose/);
+    expect(() => bp.insert([0, 0, 1, 1])).toThrow(/used after dispose/);
+    bp.dispose(); // twice is fine
+  });
+
+  it('a shared pool outlives the broadphases that use it', () => {
+    const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl() });
+    const first = new ParallelSweepAndPrune({ dimensions: 3, pool });
+    first.insert([0, 0, 0, 1, 1, 1]);
+    first.update();
+    first.dispose();
+    expect(pool.isDisposed).toBe(false);
+    const second = new ParallelSweepAndPrune({ dimensions: 3, pool });
+    const a = second.insert([0, 0, 0, 1, 1, 1]);
+    const b = second.insert([1, 1, 1, 2, 2, 2]);
+    second.update();
+    expect(Array.from(second.pairs())).toEqual([a, b]);
+    pool.dispose();
+    expect(() => second.update()).toThrow(/after dispose/);
+  });
+
+  for (const mode of ['throw', 'exit', 'hang'] as const) {
+    it(`a worker that crashes (${mode}) makes update() throw instead of hanging`, async () => {
+      const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 1500 });
+      const bp = new ParallelSweepAndPrune({ dimensions: 3, pool });
+      bp.insert([0, 0, 0, 1, 1, 1]);
+      bp.update();
+      pool.crashForTesting(1, mode);
+      const t0 = performance.now();
+      const message = {
+        throw: /worker 1 failed: .*deliberate crash/s,
+        exit: /worker 1 exited/,
+        hang: /worker 1 did not answer within 1500 ms/,
+      }[mode];
+      expect(() => bp.update()).toThrow(message);
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      // It stays failed, with the same error.
+      expect(() => bp.update()).toThrow(message);
+      await expect(bp.updateAsync()).rejects.toThrow(message);
+      pool.dispose();
+    });
+  }
+
+  it('updateAsync surfaces a crash as a rejected promise', async () => {
+    const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 5000 });
+    const bp = new ParallelSweepAndPrune({ dimensions: 3, pool });
+    await bp.ready();
+    bp.insert([0, 0, 0, 1, 1, 1]);
+    await bp.updateAsync();
+    pool.crashForTesting(0, 'throw');
+    await expect(bp.updateAsync()).rejects.toThrow(/worker 0 failed/);
+    pool.dispose();
+  });
+
+  it('updateAsync without Atomics.waitAsync waits on acknowledgement messages', async () => {
+    const atomics = Atomics as unknown as { waitAsync?: unknown };
+    const saved = atomics.waitAsync;
+    atomics.waitAsync = undefined;
+    let pool: WorkerPool;
+    try {
+      pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 10_000 });
+    } finally {
+      atomics.waitAsync = saved;
+    }
+    const t = new Twin(new ParallelSweepAndPrune({ dimensions: 3, pool, minBoxesPerRegion: 16 }), 3);
+    await scene(t, 3, 31, { n: 200, frames: 10, teleport: 0.1, churn: 2, big: 1, async: true });
+    pool.dispose();
+  });
+
+  it('rejects bad options before starting anything', () => {
+    expect(() => new ParallelSweepAndPrune({ dimensions: 3, workers: 0 })).toThrow(
+      /workers must be an integer/,
+    );
+    const pool = sharedPool(2);
+    expect(() => new ParallelSweepAndPrune({ dimensions: 3, pool, workers: 4 })).toThrow(/pool has 2/);
+    expect(() => new ParallelSweepAndPrune({ dimensions: 3, rebalanceAt: 0.5 })).toThrow(/rebalanceAt/);
+    expect(() => new WorkerPool({ workers: 1.5 })).toThrow(/workers must be an integer/);
+  });
+
+  it('refuses changes while an updateAsync is running', async () => {
+    const bp = parallel(2, 3);
+    const h = bp.insert([0, 0, 0, 1, 1, 1]);
+    const pending = bp.updateAsync();
+    expect(() => bp.move(h, [1, 1, 1, 2, 2, 2])).toThrow(/updateAsync\(\) is still running/);
+    await pending;
+    bp.move(h, [1, 1, 1, 2, 2, 2]);
+    bp.dispose();
+  });
+});
+
+describe('ParallelSweepAndPrune without SharedArrayBuffer', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('runs the regions on the calling thread, says so once, and still equals SweepAndPrune', async () => {
+    vi.stubGlobal('SharedArrayBuffer', undefined);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const first = new ParallelSweepAndPrune({ dimensions: 3, workers: 4, minBoxesPerRegion: 16 });
+    expect(first.mode).toBe('in-thread');
+    expect(first.fallbackReason).toMatch(/SharedArrayBuffer is unavailable/);
+    const t = new Twin(first, 3);
+    await scene(t, 3, 5, { n: 300, frames: 30, teleport: 0.05, churn: 3, big: 2 });
+    expect(Math.min(...first.regionMembers())).toBeGreaterThan(0);
+    const second = new ParallelSweepAndPrune({ dimensions: 2, workers: 2 });
+    expect(second.mode).toBe('in-thread');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toMatch(/regions run on the calling thread/);
+    first.dispose();
+    second.dispose();
+  });
+
+  it('inThread: true runs in-thread without a warning', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const bp = new ParallelSweepAndPrune({ dimensions: 2, workers: 3, inThread: true });
+    expect(bp.mode).toBe('in-thread');
+    expect(bp.fallbackReason).toBeNull();
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+describe('RegionLayout', () => {
+  it('cuts space into regions that cover it and hold equal shares of the box centres', () => {
+    const r = rng(12);
+    for (const regions of [2, 3, 4, 5, 8]) {
+      for (const d of [2, 3] as const) {
+        const n = 997;
+        const s = 2 * d;
+        const bounds = new Float64Array(n * s);
+        const alive = new Uint8Array(n).fill(1);
+        for (let i = 0; i < n; i++) {
+          // Clustered: most boxes near the origin, a few far out on one axis.
+          for (let k = 0; k < d; k++) {
+            const c = i % 10 === 0 && k === 0 ? 1e6 * r() : r() * r() * 50;
+            bounds[i * s + k] = c - 0.5;
+            bounds[i * s + d + k] = c + 0.5;
+          }
+        }
+        alive[3] = 0;
+        const out = new Float64Array(regions * s);
+        new RegionLayout(d, regions).compute(bounds, alive, n, out);
+        const counts = new Array(regions).fill(0);
+        for (let i = 0; i < n; i++) {
+          if (alive[i] === 0) continue;
+          let owner = -1;
+          for (let g = 0; g < regions && owner < 0; g++) {
+            let inside = true;
+            for (let k = 0; k < d; k++) {
+              const c = 0.5 * bounds[i * s + k] + 0.5 * bounds[i * s + d + k];
+              if (c < out[g * s + k] || c > out[g * s + d + k]) inside = false;
+            }
+            if (inside) owner = g;
+          }
+          expect(owner, `box ${i} lies in no region`).toBeGreaterThanOrEqual(0);
+          counts[owner]++;
+        }
+        // Quantile cuts: every region within a few boxes of its share (ties at a cut go to the first).
+        expect(imbalance(counts), `${regions} regions, ${d}-D: ${counts}`).toBeLessThan(1.05);
+        // The rim is infinite: the regions cover all of space.
+        for (let k = 0; k < d; k++) {
+          expect(Math.min(...Array.from({ length: regions }, (_, g) => out[g * s + k]))).toBe(-Infinity);
+          expect(Math.max(...Array.from({ length: regions }, (_, g) => out[g * s + d + k]))).toBe(Infinity);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The plain data types of the timing overlay: recorder options, the per-mode segment summary and the
+ * JSON export format (version 2: values a frame did not measure are `null`, never a misleading 0).
+ */
+import type { SeriesStats } from './stats.js';
+
+/** Options of a {@link FrameRecorder}. */
+export interface RecorderOptions {
+  /** Number of frames kept in the rolling window (ring-buffer length). Default 300. */
+  capacity?: number;
+  /** The frame budget in milliseconds, drawn as a line on the graphs. Default 16.7 (60 Hz). */
+  budgetMs?: number;
+  /** Clock in milliseconds. Default `performance.now`. Injected by tests. */
+  now?: () => number;
+  /** Phase names to register up front, in display order. */
+  phases?: readonly string[];
+  /** Counter names to register up front, in display order. */
+  counters?: readonly string[];
+  /**
+   * Label of the first segment (for example the mode a game starts in); see
+   * {@link FrameRecorder.beginSegment}. Default `''`.
+   */
+  segment?: string;
+}
+
+/**
+ * Medians of one finished segment (a stretch of frames recorded under one label, such as one collision
+ * mode), kept after {@link FrameRecorder.beginSegment} cleared the window so that two modes can be
+ * compared side by side. A value is NaN (`null` in JSON) when no frame of the segment measured it.
+ */
+export interface SegmentSummary {
+  /** The segment's label. */
+  label: string;
+  /** Number of frames the medians cover (the window when the segment ended). */
+  frames: number;
+  /** Median frame interval in ms. */
+  frameMedian: number;
+  /** Median of the frame time no top-level phase accounts for, in ms (see {@link FrameRecorder.otherRing}). */
+  otherMedian: number;
+  /** Median of each phase, by name, over the frames that measured it. */
+  phases: Record<string, number>;
+  /** Median of each counter, by name, over the frames that set it. */
+  counters: Record<string, number>;
+}
+
+/** One exported frame (see {@link FrameRecorder.toJSON}). */
+export interface ExportedFrame {
+  /** Sequence number of the frame since the recorder was created or last reset (0-based). */
+  index: number;
+  /** Clock time at which the frame was closed, in ms. */
+  time: number;
+  /** Time since the previous frame was closed, in ms (`null` for the first frame). */
+  frameMs: number | null;
+  /** Frame time no top-level phase accounts for (render outside phases, browser, idle), in ms. */
+  otherMs: number | null;
+  /** Time the overlay itself spent drawing after this frame, in ms. */
+  overlayMs: number;
+  /** Milliseconds spent in each phase during this frame; `null` when the phase was not measured. */
+  phases: Record<string, number | null>;
+  /** Counter values set during this frame; `null` when not set. */
+  counters: Record<string, number | null>;
+}
+
+/**
+ * What {@link FrameRecorder.toJSON} returns: the recorded window, oldest frame first, its statistics and
+ * the summaries of earlier segments. Statistics of a series no frame measured are NaN (`null` in JSON).
+ */
+export interface OverlayExport {
+  /** Format version of this object. */
+  version: 2;
+  /** Ring-buffer length. */
+  capacity: number;
+  /** Number of frames closed since creation or the last reset / new segment (may exceed `capacity`). */
+  frameCount: number;
+  /** The frame budget in ms. */
+  budgetMs: number;
+  /** Label of the segment the window belongs to. */
+  segment: string;
+  /** Registered phase names, in registration order. */
+  phases: string[];
+  /** Registered counter names, in registration order. */
+  counters: string[];
+  /**
+   * Statistics over the window: each phase and counter by name, plus `frame` (interval), `other` (frame
+   * time outside every top-level phase) and `overlay` (own cost).
+   */
+  stats: {
+    /** Each phase, by name. */
+    phases: Record<string, SeriesStats>;
+    /** Each counter, by name. */
+    counters: Record<string, SeriesStats>;
+    /** The frame interval. */
+    frame: SeriesStats;
+    /** Frame time no top-level phase accounts for. */
+    other: SeriesStats;
+    /** The overlay's own cost per frame. */
+    overlay: SeriesStats;
+  };
+  /** The last summary of every earlier segment, by label (see {@link FrameRecorder.beginSegment}). */
+  segments: Record<string, SegmentSummary>;
+  /** The frames in the window, oldest first. */
+  frames: ExportedFrame[];
+}

@@ -1,0 +1,291 @@
+#!/usr/bin/env node
+/**
+ * Consumer check: what a user of the published packages gets. Builds the four packages, packs them
+ * (`pnpm pack`), checks each tarball's contents (LICENSE, README.md, every `exports` target), installs the
+ * tarballs with npm into a throw-away project in a temp folder together with cannon-es 0.20.0,
+ * matter-js 0.20.0, @types/matter-js and pixi.js, then for each TypeScript version (5.0, 5.4 and the
+ * newest 5.x by default) type-checks scripts/consumer/api.ts, api.cts, an import of every `exports`
+ * subpath (ESM, and CommonJS where built) and every ```ts block of the packages' READMEs with
+ * `skipLibCheck: false`, in `nodenext` and in `bundler` resolution (and, with the newest TypeScript
+ * only, api-pixi.ts: pixi.js 8's own declarations need TypeScript 5.7+). Meanwhile
+ * it runs the README examples (compiled with the newest TypeScript) and an ESM and a CommonJS smoke test
+ * of each package with Node.
+ *
+ * Usage: node scripts/consumer-check.mjs [--no-build] [--keep] [--ts 5.0,5.4,5]
+ * README fences: ```ts is checked and run, ```ts check-only is only type-checked (browser code), any
+ * other fence is skipped.
+ */
+import { execFile as execFileCb, execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { downlevel } from './downlevel-dts.mjs';
+
+const execFile = promisify(execFileCb);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const fixtures = join(root, 'scripts', 'consumer');
+const PACKAGES = ['core', 'cannon', 'matter', 'overlay'];
+const ENGINES = {
+  'cannon-es': '0.20.0',
+  'matter-js': '0.20.0',
+  '@types/matter-js': '^0.20.2',
+  'pixi.js': '^8.14.0',
+};
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const tsAt = args.indexOf('--ts');
+const tsVersions = tsAt >= 0 ? args[tsAt + 1].split(',') : ['5.0', '5.4', '5'];
+const started = Date.now();
+const log = (msg) => console.log(`[consumer ${((Date.now() - started) / 1000).toFixed(0)}s] ${msg}`);
+
+const npmArgs = ['--no-audit', '--no-fund', '--loglevel=error', '--no-package-lock'];
+
+async function run(cmd, argv, cwd, what) {
+  try {
+    return await execFile(cmd, argv, { cwd, maxBuffer: 64 << 20, env: { ...process.env, FORCE_COLOR: '0' } });
+  } catch (e) {
+    const out = `${e.stdout ?? ''}${e.stderr ?? ''}`.trim();
+    throw new Error(`${what} failed:\n${out || e.message}`);
+  }
+}
+
+/** Every file path an `exports` map points at (conditions and subpaths, recursively). */
+function exportTargets(exp, out = []) {
+  if (typeof exp === 'string') out.push(exp.replace(/^\.\//, ''));
+  else if (exp && typeof exp === 'object') for (const v of Object.values(exp)) exportTargets(v, out);
+  return out;
+}
+
+/** The ```ts blocks of a README: { code, run } per block (`ts check-only` blocks are not run). */
+function readmeBlocks(text) {
+  const blocks = [];
+  const re = /^```([^\n]*)\n([\s\S]*?)^```/gm;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const info = m[1].trim().split(/\s+/);
+    if (info[0] !== 'ts' && info[0] !== 'typescript') continue;
+    if (info.includes('no-check')) continue;
+    blocks.push({ code: m[2], run: !info.includes('check-only') });
+  }
+  return blocks;
+}
+
+function tsconfig(resolution, include, extra = {}) {
+  const nodenext = resolution === 'nodenext';
+  return {
+    compilerOptions: {
+      target: 'ES2022',
+      module: nodenext ? 'NodeNext' : 'ESNext',
+      moduleResolution: nodenext ? 'NodeNext' : 'Bundler',
+      lib: ['ES2022', 'DOM'],
+      types: [],
+      strict: true,
+      skipLibCheck: false,
+      esModuleInterop: true,
+      moduleDetection: 'force',
+      noEmit: true,
+      ...extra,
+    },
+    include,
+  };
+}
+
+/** The declaration rewriting itself, on constructs the packages do not emit today. */
+function checkDownlevel() {
+  const input =
+    'declare function f(a: Float64Array<ArrayBuffer>, b: Map<string, Uint8Array<ArrayBufferLike>>): ' +
+    'ArrayIterator<[number, Int32Array<ArrayBuffer>]>;\n' +
+    'declare function g<T>(x: NoInfer<T>, d: DataView<ArrayBuffer>): MapIterator<string>;\n' +
+    'type I = IteratorObject<number, BuiltinIteratorReturn, unknown>; type K = MyFloat64Array<X>;';
+  const expected =
+    'declare function f(a: Float64Array, b: Map<string, Uint8Array>): IterableIterator<[number, Int32Array]>;\n' +
+    'declare function g<T>(x: (T), d: DataView): IterableIterator<string>;\n' +
+    'type I = IterableIterator<number>; type K = MyFloat64Array<X>;';
+  const output = downlevel(input);
+  if (output !== expected)
+    throw new Error(`downlevel-dts rewrote\n${input}\nto\n${output}\nnot\n${expected}`);
+}
+
+async function main() {
+  checkDownlevel();
+  const temp = mkdtempSync(join(tmpdir(), 'sieve-consumer-'));
+  try {
+    if (!flag('--no-build')) {
+      log('building the packages (pnpm build)');
+      await run('pnpm', ['build'], root, 'pnpm build');
+    }
+
+    // Pack, and check what each tarball holds.
+    const tarballs = join(temp, 'tarballs');
+    mkdirSync(tarballs);
+    const deps = { ...ENGINES };
+    const readmes = {};
+    // Every import path the packages export ('@sieve/core', '@sieve/core/parallel', …) and whether it has
+    // a CommonJS build.
+    const subpaths = [];
+    for (const name of PACKAGES) {
+      const dir = join(root, 'packages', name);
+      const { stdout } = await run(
+        'pnpm',
+        ['pack', '--pack-destination', tarballs],
+        dir,
+        `pnpm pack ${name}`,
+      );
+      const tgz = stdout.trim().split('\n').pop().trim();
+      const files = execFileSync('tar', ['-tzf', tgz], { encoding: 'utf8' })
+        .split('\n')
+        .map((f) => f.replace(/^package\//, ''));
+      const manifest = JSON.parse(
+        execFileSync('tar', ['-xzOf', tgz, 'package/package.json'], { encoding: 'utf8' }),
+      );
+      const wanted = ['LICENSE', 'README.md', 'package.json', ...exportTargets(manifest.exports)];
+      const missing = wanted.filter((f) => !files.includes(f));
+      if (missing.length > 0) throw new Error(`${basename(tgz)} lacks ${missing.join(', ')}`);
+      for (const field of ['license', 'repository', 'homepage', 'bugs', 'keywords', 'engines'])
+        if (manifest[field] === undefined)
+          throw new Error(`${manifest.name}: package.json has no "${field}"`);
+      if (JSON.stringify(manifest).includes('workspace:'))
+        throw new Error(`${manifest.name}: packed package.json still has a workspace: range`);
+      for (const [key, target] of Object.entries(manifest.exports ?? {}))
+        if (key.startsWith('.') && !key.endsWith('.json'))
+          subpaths.push({
+            path: manifest.name + key.slice(1),
+            cjs:
+              typeof target === 'string'
+                ? target.endsWith('.cjs') || (manifest.type !== 'module' && target.endsWith('.js'))
+                : 'require' in target,
+          });
+      readmes[name] = execFileSync('tar', ['-xzOf', tgz, 'package/README.md'], { encoding: 'utf8' });
+      deps[manifest.name] = `file:${tgz}`;
+    }
+    log(`packed ${PACKAGES.length} tarballs; LICENSE, README.md and every exports target present`);
+
+    // The consumer project, and one TypeScript install per version (in parallel).
+    const project = join(temp, 'project');
+    mkdirSync(join(project, 'src', 'readme'), { recursive: true });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'sieve-consumer', private: true, type: 'module', dependencies: deps }, null, 2),
+    );
+    const installs = [run('npm', ['install', ...npmArgs], project, 'npm install (consumer project)')];
+    const tsDirs = {};
+    for (const v of tsVersions) {
+      const dir = join(temp, 'typescript', v);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'package.json'), '{"private":true}');
+      tsDirs[v] = dir;
+      installs.push(
+        run('npm', ['install', ...npmArgs, `typescript@${v}`], dir, `npm install typescript@${v}`),
+      );
+    }
+    await Promise.all(installs);
+    log(`installed tarballs, engines and TypeScript ${tsVersions.join(', ')}`);
+
+    for (const f of ['api.ts', 'api.cts', 'api-pixi.ts'])
+      copyFileSync(join(fixtures, f), join(project, 'src', f));
+    for (const f of ['smoke.mjs', 'smoke.cjs']) copyFileSync(join(fixtures, f), join(project, f));
+    // Every entry point, imported once from ESM and once from CommonJS: its declarations are then checked
+    // too, including entry points added after this script was written.
+    const esm = subpaths.map((e, i) => `import * as e${i} from '${e.path}';`);
+    writeFileSync(
+      join(project, 'src', 'entries.ts'),
+      `${esm.join('\n')}\nexport const count = ${esm.length};\n`,
+    );
+    const cjs = subpaths.filter((e) => e.cjs).map((e, i) => `import e${i} = require('${e.path}');`);
+    writeFileSync(join(project, 'src', 'entries.cts'), `${cjs.join('\n')}\nexport = ${cjs.length};\n`);
+    const runnable = [];
+    for (const name of PACKAGES) {
+      readmeBlocks(readmes[name]).forEach((block, i) => {
+        const file = `${name}-${i + 1}.ts`;
+        writeFileSync(join(project, 'src', 'readme', file), `${block.code}\nexport {};\n`);
+        if (block.run) runnable.push(file.replace(/\.ts$/, '.js'));
+      });
+    }
+    const api = ['src/api.ts', 'src/entries.ts', 'src/readme/*.ts'];
+    const configs = {
+      nodenext: tsconfig('nodenext', [...api, 'src/api.cts', 'src/entries.cts']),
+      bundler: tsconfig('bundler', api),
+      // pixi.js 8's own declarations use TypeScript 5.7 syntax (generic typed arrays): newest only.
+      'bundler-newest': tsconfig('bundler', [...api, 'src/api-pixi.ts']),
+    };
+    for (const [name, config] of Object.entries(configs))
+      writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
+    writeFileSync(
+      join(project, 'tsconfig.readme.json'),
+      JSON.stringify(tsconfig('nodenext', ['src/readme/*.ts'], { noEmit: false, outDir: 'out' }), null, 2),
+    );
+
+    // The type checks, two at a time (one per core on the CI machine).
+    const failures = [];
+    const checks = [];
+    for (const v of tsVersions) {
+      const tsc = join(tsDirs[v], 'node_modules', 'typescript', 'bin', 'tsc');
+      const version = JSON.parse(
+        readFileSync(join(tsDirs[v], 'node_modules', 'typescript', 'package.json'), 'utf8'),
+      ).version;
+      const newestVersion = v === tsVersions[tsVersions.length - 1];
+      for (const resolution of ['nodenext', newestVersion ? 'bundler-newest' : 'bundler'])
+        checks.push({ tsc, version, resolution });
+    }
+    const worker = async () => {
+      for (let c = checks.shift(); c; c = checks.shift()) {
+        try {
+          await run(
+            process.execPath,
+            [c.tsc, '-p', `tsconfig.${c.resolution}.json`],
+            project,
+            `tsc ${c.version}`,
+          );
+          log(`TypeScript ${c.version}, ${c.resolution}: no errors`);
+        } catch (e) {
+          failures.push(`TypeScript ${c.version}, ${c.resolution}: ${e.message}`);
+          log(`TypeScript ${c.version}, ${c.resolution}: ERRORS`);
+        }
+      }
+    };
+    // Meanwhile, run: the README examples (emitted by the newest TypeScript), then the smoke tests.
+    const newest = join(
+      tsDirs[tsVersions[tsVersions.length - 1]],
+      'node_modules',
+      'typescript',
+      'bin',
+      'tsc',
+    );
+    const runs = async () => {
+      try {
+        await run(process.execPath, [newest, '-p', 'tsconfig.readme.json'], project, 'tsc (README examples)');
+        for (const file of runnable)
+          await run(process.execPath, [join('out', file)], project, `README example ${file}`);
+        log(`ran ${runnable.length} README examples`);
+      } catch (e) {
+        failures.push(e.message);
+      }
+      for (const smoke of ['smoke.mjs', 'smoke.cjs']) {
+        try {
+          const { stdout } = await run(process.execPath, [smoke], project, smoke);
+          log(stdout.trim());
+        } catch (e) {
+          failures.push(e.message);
+        }
+      }
+    };
+    await Promise.all([worker(), worker(), runs()]);
+
+    if (failures.length > 0) {
+      console.error(`\nconsumer check failed:\n\n${failures.join('\n\n')}`);
+      process.exitCode = 1;
+    } else {
+      log('consumer check passed');
+    }
+  } finally {
+    if (flag('--keep')) log(`kept ${temp}`);
+    else rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+});
