@@ -63,7 +63,8 @@ const ALL = [
 ];
 
 const fmt = (ms: number | null) => (ms === null ? '—' : ms >= 10 ? ms.toFixed(1) : ms.toFixed(3));
-const ratio = (slow: number, fast: number) => Math.round((slow / fast) * 100) / 100;
+/** `slow / fast` to two significant digits (software GPU rows are far below 1). */
+const ratio = (slow: number, fast: number) => Number((slow / fast).toPrecision(2));
 
 function arrays(g: BufferGeometry): { positions: Float32Array; index: Uint32Array | Uint16Array } {
   return {

@@ -3,15 +3,15 @@
  * when WebGPU is present. cannon-es calls its narrowphase synchronously inside `world.step`, and a GPU
  * read-back is asynchronous, so the pass runs just before the step, on the poses the narrowphase will
  * see (cannon's step tests contacts before it integrates): every pair of trimesh bodies whose boxes
- * overlap goes to the GPU, and Sieve's trimesh–trimesh handler (`@sieve/cannon`) is wrapped so that the
- * pairs the GPU found apart return "no contact" at once. Pairs the GPU found touching still get their
- * contacts from the CPU handler (which clips the triangle pairs itself: @sieve/cannon has no hook yet
- * to hand it the GPU's triangle pairs).
+ * overlap goes to the GPU in one batch (one read-back a step), and Sieve's trimesh–trimesh handler
+ * (`@sieve/cannon`) is wrapped so that the pairs the GPU found apart return "no contact" at once.
+ * Pairs the GPU found touching still get their contacts from the CPU handler (which clips the
+ * triangle pairs itself: @sieve/cannon has no hook yet to hand it the GPU's triangle pairs).
  */
 
 import { SIEVE_COLLISION_TYPES, trimeshBVH } from '@sieve/cannon';
 import { MeshMeshResult } from '@sieve/core';
-import { GpuMeshMesh } from '@sieve/core/gpu';
+import { GpuMeshMesh, type GpuPairQuery } from '@sieve/core/gpu';
 import { type Body, type Narrowphase, Quaternion, Trimesh, Vec3, type World } from 'cannon-es';
 
 type Handler = (this: Narrowphase, ...args: unknown[]) => boolean | undefined;
@@ -22,7 +22,7 @@ export interface RoutingStats {
   gpuPairs: number;
   /** Of those, pairs the GPU found apart (the CPU handler was skipped). */
   skipped: number;
-  /** Milliseconds spent in the GPU pass before the step (queries and read-backs). */
+  /** Milliseconds spent in the GPU pass before the step (culling, upload, dispatch, read-back). */
   gpuMs: number;
 }
 
@@ -36,9 +36,10 @@ export class GpuTrimeshRouting {
   private readonly pass: GpuMeshMesh;
   private readonly handles = new Map<Trimesh, number>();
   private readonly verdict = new Map<number, boolean>();
-  private readonly result = new MeshMeshResult();
-  private readonly ma = new Float64Array(16);
-  private readonly mb = new Float64Array(16);
+  /** Reused batch entries (result and matrices are owned by each entry). */
+  private readonly pool: GpuPairQuery[] = [];
+  private readonly batch: GpuPairQuery[] = [];
+  private readonly keys: number[] = [];
   private world: World | null = null;
   private original: Handler | null = null;
 
@@ -96,6 +97,9 @@ export class GpuTrimeshRouting {
     const t0 = performance.now();
     const bodies = world.bodies.filter((b) => b.shapes.length === 1 && b.shapes[0] instanceof Trimesh);
     for (const b of bodies) if (b.aabbNeedsUpdate) b.updateAABB();
+    const batch = this.batch;
+    batch.length = 0;
+    this.keys.length = 0;
     for (let i = 0; i < bodies.length; i++) {
       for (let j = i + 1; j < bodies.length; j++) {
         const bi = bodies[i];
@@ -103,17 +107,27 @@ export class GpuTrimeshRouting {
         if (bi.mass === 0 && bj.mass === 0) continue;
         if (bi.sleepState === 2 && bj.sleepState === 2) continue;
         if (!bi.aabb.overlaps(bj.aabb)) continue;
-        const n = await this.pass.pairs(
-          this.handle(bi.shapes[0] as Trimesh),
-          shapeMatrix(bi, this.ma),
-          this.handle(bj.shapes[0] as Trimesh),
-          shapeMatrix(bj, this.mb),
-          this.result,
-        );
-        this.verdict.set(pairKey(bi.id, bj.id), n > 0);
-        this.stats.gpuPairs++;
+        if (this.pool.length === batch.length) {
+          this.pool.push({
+            a: 0,
+            matrixA: new Float64Array(16),
+            b: 0,
+            matrixB: new Float64Array(16),
+            result: new MeshMeshResult(),
+          });
+        }
+        const q = this.pool[batch.length];
+        q.a = this.handle(bi.shapes[0] as Trimesh);
+        q.b = this.handle(bj.shapes[0] as Trimesh);
+        shapeMatrix(bi, q.matrixA as Float64Array);
+        shapeMatrix(bj, q.matrixB as Float64Array);
+        batch.push(q);
+        this.keys.push(pairKey(bi.id, bj.id));
       }
     }
+    if (batch.length > 0) await this.pass.pairsBatch(batch);
+    for (let k = 0; k < batch.length; k++) this.verdict.set(this.keys[k], batch[k].result.count > 0);
+    this.stats.gpuPairs = batch.length;
     this.stats.gpuMs = performance.now() - t0;
   }
 

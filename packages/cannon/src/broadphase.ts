@@ -105,6 +105,8 @@ export class SieveBroadphase extends Broadphase {
   private recStamp = new Int32Array(64);
   /** Position in `world.bodies` at the last sync. */
   private recIndex = new Int32Array(64);
+  /** Record of each position in `world.bodies` at the last sync. */
+  private recAt = new Int32Array(64);
   /** Position in the list of special (untreed) bodies, or -1. */
   private recSpecial = new Int32Array(64);
   private recFree: number[] = [];
@@ -227,7 +229,7 @@ export class SieveBroadphase extends Broadphase {
       const is = recIndex[rs];
       for (let i = 0; i < n; i++) {
         if (i === is) continue;
-        const r = this.recOfId[bodies[i].id];
+        const r = this.recAt[i];
         // Another special body: pair it once, from the one earlier in the list.
         if (this.recSpecial[r] >= 0 && this.recSpecial[r] <= s) continue;
         if (!(is > i ? this.keep(rs, r, custom) : this.keep(r, rs, custom))) continue;
@@ -271,6 +273,7 @@ export class SieveBroadphase extends Broadphase {
     this.treeOn = true;
     this.treeBoxes = boxes;
     const stamp = ++this.stamp;
+    if (this.recAt.length < bodies.length) this.recAt = new Int32Array(2 * bodies.length);
     const huge = this.hugeExtent;
     const margin = this.margin;
     let moves = 0;
@@ -287,6 +290,7 @@ export class SieveBroadphase extends Broadphase {
       const added = r < 0;
       if (added) r = this.addRecord(body);
       this.recIndex[r] = i;
+      this.recAt[i] = r;
       this.recStamp[r] = stamp;
       this.recGroup[r] = body.collisionFilterGroup | 0;
       this.recMask[r] = body.collisionFilterMask | 0;

@@ -4,54 +4,94 @@
  * nothing with the fast broadphases but the handle store, so it can judge them; for the same reason it
  * is written plainly and, unlike them, allocates its result arrays on every update.
  */
-import { checkBounds, checkOptions, ProxyStore } from './proxies.js';
-import type { Broadphase, BroadphaseOptions, Dimensions, QueryCallback } from './types.js';
+import { checkBounds, checkOptions, ProxyStore, SLOT_MASK } from './proxies.js';
+import type { Broadphase, BroadphaseOptions, Dimensions, PairBuffers, QueryCallback } from './types.js';
 
 /** Reference broadphase that tests every pair. Implements the {@link Broadphase} contract. */
 export class BruteForce implements Broadphase {
+  /** 2 or 3. */
   readonly dimensions: Dimensions;
   private readonly store: ProxyStore;
   private current: Int32Array = new Int32Array(0);
   private beganPairs: Int32Array = new Int32Array(0);
   private endedPairs: Int32Array = new Int32Array(0);
+  private readonly tagLists: PairBuffers = {
+    pairs: new Int32Array(0),
+    began: new Int32Array(0),
+    ended: new Int32Array(0),
+  };
 
+  /** An empty brute-force broadphase (`validate` has nothing to check here). */
   constructor(options: BroadphaseOptions) {
     checkOptions(options, 'BruteForce');
     this.store = new ProxyStore(options.dimensions, options.initialCapacity ?? 64, 'BruteForce', () => {});
     this.dimensions = options.dimensions;
   }
 
+  /** How many proxies are live. */
   get count(): number {
     return this.store.count;
   }
 
+  /** Pairs in `pairs()`. */
   get pairCount(): number {
     return this.current.length >> 1;
   }
 
-  insert(bounds: ArrayLike<number>): number {
-    const slot = this.store.allocate(bounds);
+  /** Pairs in `began()`. */
+  get beganCount(): number {
+    return this.beganPairs.length >> 1;
+  }
+
+  /** Pairs in `ended()`. */
+  get endedCount(): number {
+    return this.endedPairs.length >> 1;
+  }
+
+  /** {@inheritDoc Broadphase.insert} */
+  insert(bounds: ArrayLike<number>, tag?: number): number {
+    const slot = this.store.allocate(bounds, tag);
     return this.store.handles[slot];
   }
 
+  /** {@inheritDoc Broadphase.move} */
   move(handle: number, bounds: ArrayLike<number>): void {
     const slot = this.store.slotOf(handle, 'move');
     checkBounds(bounds, this.dimensions, 'BruteForce.move');
     this.store.setBounds(slot, bounds);
   }
 
+  /** {@inheritDoc Broadphase.moveMany} */
+  moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void {
+    const n = this.store.checkMany(handles, bounds, count, 'moveMany');
+    const s = this.store.stride;
+    for (let i = 0; i < n; i++) {
+      const slot = this.store.slotOf(handles[i], 'moveMany');
+      for (let j = 0; j < s; j++) this.store.bounds[slot * s + j] = bounds[i * s + j];
+    }
+  }
+
+  /** {@inheritDoc Broadphase.remove} */
   remove(handle: number): void {
     this.store.release(this.store.slotOf(handle, 'remove'));
   }
 
+  /** Whether `handle` names a live proxy. */
   has(handle: number): boolean {
     return this.store.has(handle);
   }
 
+  /** Copies a live proxy's current bounds into `out` and returns it. */
   getBounds<T extends number[] | Float64Array | Float32Array>(handle: number, out: T): T {
     return this.store.copyBounds(this.store.slotOf(handle, 'getBounds'), out);
   }
 
+  /** {@inheritDoc Broadphase.tagOf} */
+  tagOf(handle: number): number {
+    return this.store.tags[this.store.slotOf(handle, 'tagOf')];
+  }
+
+  /** Tests every pair of live boxes and diffs the result against the previous update. */
   update(): void {
     const store = this.store;
     const d = this.dimensions;
@@ -100,21 +140,39 @@ export class BruteForce implements Broadphase {
     this.current = next;
     this.beganPairs = Int32Array.from(began);
     this.endedPairs = Int32Array.from(ended);
+    // Read before the slots are recycled: the ended pairs of removed proxies keep their tags.
+    this.tagLists.pairs = this.current.map((h) => store.tags[h & SLOT_MASK]);
+    this.tagLists.began = this.beganPairs.map((h) => store.tags[h & SLOT_MASK]);
+    this.tagLists.ended = this.endedPairs.map((h) => store.tags[h & SLOT_MASK]);
     store.recycle();
   }
 
+  /** {@inheritDoc Broadphase.pairs} */
   pairs(): Int32Array {
     return this.current;
   }
 
+  /** {@inheritDoc Broadphase.began} */
   began(): Int32Array {
     return this.beganPairs;
   }
 
+  /** {@inheritDoc Broadphase.ended} */
   ended(): Int32Array {
     return this.endedPairs;
   }
 
+  /** {@inheritDoc Broadphase.pairBuffers} */
+  pairBuffers(): PairBuffers {
+    return { pairs: this.current, began: this.beganPairs, ended: this.endedPairs };
+  }
+
+  /** {@inheritDoc Broadphase.pairTags} */
+  pairTags(): PairBuffers {
+    return this.tagLists;
+  }
+
+  /** {@inheritDoc Broadphase.queryBounds} */
   queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number {
     return this.store.scanQuery(bounds, out);
   }

@@ -21,6 +21,7 @@
  * something changed.
  */
 import { growArray } from '../growArray.js';
+import { SLOT_MASK } from './proxies.js';
 import { sortPairs } from './sortPairs.js';
 
 const STABLE = 0;
@@ -58,6 +59,16 @@ export class PairSet {
   private endedPairs = new Int32Array(64);
   private endedTotal = 0;
   private readonly buffersOut = { pairs: this.sorted, began: this.beganPairs, ended: this.endedPairs };
+  /** Tags of the pairs' handles, entry for entry (filled on demand; the ended ones at finalize). */
+  private pairTagBuffer: Int32Array = new Int32Array(64);
+  private beganTagBuffer: Int32Array = new Int32Array(64);
+  private endedTagBuffer: Int32Array = new Int32Array(64);
+  private tagsFilled = false;
+  private readonly tagsOut = {
+    pairs: this.pairTagBuffer,
+    began: this.beganTagBuffer,
+    ended: this.endedTagBuffer,
+  };
   private sortedView: Int32Array = this.sorted.subarray(0, 0);
   private beganView: Int32Array = this.beganPairs.subarray(0, 0);
   private endedView: Int32Array = this.endedPairs.subarray(0, 0);
@@ -175,9 +186,11 @@ export class PairSet {
 
   /**
    * Closes an update: turns the recorded changes into sorted began/ended lists (as handle pairs, via
-   * `handles[slot]`), deletes ended pairs and merges the changes into the sorted pair list.
+   * `handles[slot]`), deletes ended pairs and merges the changes into the sorted pair list. With
+   * `tags` (the proxy store's, per slot), the ended pairs' tags are kept for {@link PairSet.tags}: their
+   * slots may be reused before they are read.
    */
-  finalize(handles: Int32Array): void {
+  finalize(handles: Int32Array, tags?: Int32Array): void {
     this.beganTotal = 0;
     this.endedTotal = 0;
     const changes = this.changes;
@@ -203,6 +216,27 @@ export class PairSet {
     if (this.beganTotal > 1) sortPairs(this.beganPairs, this.beganTotal);
     if (this.endedTotal > 1) sortPairs(this.endedPairs, this.endedTotal);
     if (this.beganTotal > 0 || this.endedTotal > 0) this.mergeSorted();
+    this.tagsFilled = false;
+    if (tags !== undefined && this.endedTotal > 0) {
+      this.endedTagBuffer = fillTags(this.endedTagBuffer, this.endedPairs, 2 * this.endedTotal, tags);
+    }
+  }
+
+  /**
+   * The tags of the handles in {@link PairSet.buffers}, entry for entry (`tags` per slot, as passed to
+   * finalize): the pairs' and began pairs' are filled at the first call after a finalize, the ended
+   * pairs' at the finalize itself.
+   */
+  tags(tags: Int32Array): { pairs: Int32Array; began: Int32Array; ended: Int32Array } {
+    if (!this.tagsFilled) {
+      this.pairTagBuffer = fillTags(this.pairTagBuffer, this.sorted, 2 * this.sortedCount, tags);
+      this.beganTagBuffer = fillTags(this.beganTagBuffer, this.beganPairs, 2 * this.beganTotal, tags);
+      this.tagsFilled = true;
+    }
+    this.tagsOut.pairs = this.pairTagBuffer;
+    this.tagsOut.began = this.beganTagBuffer;
+    this.tagsOut.ended = this.endedTagBuffer;
+    return this.tagsOut;
   }
 
   /** Every pair, sorted, as of the last finalize. */
@@ -388,6 +422,13 @@ export class PairSet {
     }
     this.sortedCount = total;
   }
+}
+
+/** Writes the tag of each of the first `n` handles of `handles` into `out` (grown if needed). */
+function fillTags(out: Int32Array, handles: Int32Array, n: number, tags: Int32Array): Int32Array {
+  const buffer = growArray(out, n);
+  for (let i = 0; i < n; i++) buffer[i] = tags[handles[i] & SLOT_MASK];
+  return buffer;
 }
 
 /** A view of the first `count` pairs of `buffer`, reusing `previous` when it already is that view. */

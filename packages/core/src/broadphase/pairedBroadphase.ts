@@ -1,13 +1,19 @@
 /**
  * What SweepAndPrune and Octree share of the broadphase contract: the proxy store (handles, latest
- * bounds, validation) and the counted pair set (sorted pairs, began/ended), with the accessors that
- * only read them. Each subclass supplies the structure that finds the pairs.
+ * bounds, tags, input checks) and the counted pair set (sorted pairs, began/ended — Bullet's hashed
+ * pair cache), with the accessors that only read them. Each subclass supplies the structure that finds
+ * the pairs.
  */
 import { PairSet } from './pairSet.js';
 import { ProxyStore } from './proxies.js';
-import type { Broadphase, Dimensions, QueryCallback } from './types.js';
+import type { Broadphase, Dimensions, PairBuffers, QueryCallback } from './types.js';
 
+/**
+ * Base class of the broadphases that keep a counted pair set: implements every read-only part of the
+ * {@link Broadphase} contract; subclasses add insert, move, remove, update and queries.
+ */
 export abstract class PairedBroadphase implements Broadphase {
+  /** 2 or 3. */
   readonly dimensions: Dimensions;
   protected readonly store: ProxyStore;
   protected readonly pairSet = new PairSet();
@@ -21,16 +27,25 @@ export abstract class PairedBroadphase implements Broadphase {
   /** Grows the subclass's per-slot arrays to `capacity` slots. */
   protected abstract grow(capacity: number): void;
 
-  abstract insert(bounds: ArrayLike<number>): number;
+  /** {@inheritDoc Broadphase.insert} */
+  abstract insert(bounds: ArrayLike<number>, tag?: number): number;
+  /** {@inheritDoc Broadphase.move} */
   abstract move(handle: number, bounds: ArrayLike<number>): void;
+  /** {@inheritDoc Broadphase.moveMany} */
+  abstract moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void;
+  /** {@inheritDoc Broadphase.remove} */
   abstract remove(handle: number): void;
+  /** {@inheritDoc Broadphase.update} */
   abstract update(): void;
+  /** {@inheritDoc Broadphase.queryBounds} */
   abstract queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number;
 
+  /** How many proxies are live. */
   get count(): number {
     return this.store.count;
   }
 
+  /** Pairs in `pairs()`. */
   get pairCount(): number {
     return this.pairSet.count;
   }
@@ -49,27 +64,48 @@ export abstract class PairedBroadphase implements Broadphase {
    * The buffers behind `pairs()`, `began()` and `ended()`: the first `2 · pairCount` (`beganCount`,
    * `endedCount`) entries are valid. For per-frame loops that must not create a typed-array view.
    */
-  pairBuffers(): { pairs: Int32Array; began: Int32Array; ended: Int32Array } {
+  pairBuffers(): PairBuffers {
     return this.pairSet.buffers();
   }
 
+  /** {@inheritDoc Broadphase.pairTags} */
+  pairTags(): PairBuffers {
+    return this.pairSet.tags(this.store.tags);
+  }
+
+  /** {@inheritDoc Broadphase.tagOf} */
+  tagOf(handle: number): number {
+    return this.store.tags[this.store.slotOf(handle, 'tagOf')];
+  }
+
+  /** Whether `handle` names a live proxy. */
   has(handle: number): boolean {
     return this.store.has(handle);
   }
 
+  /** Copies a live proxy's current bounds into `out` and returns it. */
   getBounds<T extends number[] | Float64Array | Float32Array>(handle: number, out: T): T {
     return this.store.copyBounds(this.store.slotOf(handle, 'getBounds'), out);
   }
 
+  /** {@inheritDoc Broadphase.pairs} */
   pairs(): Int32Array {
     return this.pairSet.pairs();
   }
 
+  /** {@inheritDoc Broadphase.began} */
   began(): Int32Array {
     return this.pairSet.began();
   }
 
+  /** {@inheritDoc Broadphase.ended} */
   ended(): Int32Array {
     return this.pairSet.ended();
+  }
+
+  /** Closes an update: the pair set's began/ended lists (with the ended pairs' tags), then slot reuse. */
+  protected finishUpdate(): void {
+    this.pairSet.finalize(this.store.handles, this.store.tags);
+    this.store.recycle();
   }
 }

@@ -84,6 +84,16 @@ export function checkQueryOut(out: unknown, where: string): void {
   }
 }
 
+/**
+ * Throws a RangeError naming `where` unless `tag` is an integer that fits an int32 (a user tag stored
+ * with a proxy: an index into the engine's own records, typically).
+ */
+export function checkTag(tag: number, where: string): void {
+  if (typeof tag !== 'number' || !Number.isInteger(tag) || tag < -0x80000000 || tag > 0x7fffffff) {
+    throw new RangeError(`${where}: tag must be an integer from -2^31 to 2^31 - 1, got ${String(tag)}`);
+  }
+}
+
 /** Whether a Float64Array holds a valid box (length, finite, min ≤ max); no message, no allocation. */
 function validFloat64Bounds(b: Float64Array, dimensions: number): boolean {
   if (b.length !== 2 * dimensions) return false;
@@ -112,6 +122,11 @@ export class ProxyStore {
   handles: Int32Array;
   /** 1 while the slot holds a live proxy. */
   alive: Uint8Array;
+  /**
+   * The user tag of each slot (`insert(bounds, tag)`; 0 by default). Kept after the proxy is removed
+   * until the slot is reused, so the pairs that end with it can still report it.
+   */
+  tags: Int32Array;
   /** Live proxies. */
   count = 0;
   /** Slots ever handed out; every used slot is below this. */
@@ -148,13 +163,15 @@ export class ProxyStore {
     this.bounds = new Float64Array(this.capacity * this.stride);
     this.handles = new Int32Array(this.capacity);
     this.alive = new Uint8Array(this.capacity);
+    this.tags = new Int32Array(this.capacity);
     this.free = new Int32Array(this.capacity);
     this.released = new Int32Array(this.capacity);
   }
 
-  /** Validates `bounds`, takes a slot, stores the bounds and returns the slot. */
-  allocate(bounds: ArrayLike<number>): number {
+  /** Validates `bounds` and `tag`, takes a slot, stores both and returns the slot. */
+  allocate(bounds: ArrayLike<number>, tag = 0): number {
     checkBounds(bounds, this.dimensions, `${this.owner}.insert`);
+    checkTag(tag, `${this.owner}.insert`);
     let slot: number;
     if (this.freeSize > 0) {
       slot = this.free[this.freeHead];
@@ -169,6 +186,7 @@ export class ProxyStore {
       this.handles[slot] = slot;
     }
     this.alive[slot] = 1;
+    this.tags[slot] = tag;
     this.count++;
     this.setBounds(slot, bounds);
     return slot;
@@ -342,6 +360,9 @@ export class ProxyStore {
     const alive = new Uint8Array(capacity);
     alive.set(this.alive);
     this.alive = alive;
+    const tags = new Int32Array(capacity);
+    tags.set(this.tags);
+    this.tags = tags;
     // The free ring is empty whenever we grow (we only grow when no slot is free).
     this.free = new Int32Array(capacity);
     this.freeHead = 0;

@@ -26,6 +26,19 @@ export interface BroadphaseOptions {
 export type QueryCallback = (handle: number) => void;
 
 /**
+ * The buffers behind a broadphase's pair lists (or their tags): the first `2 · pairCount`,
+ * `2 · beganCount` and `2 · endedCount` entries are valid; a buffer is replaced only when it grows.
+ */
+export interface PairBuffers {
+  /** Every overlapping pair (as `pairs()`). */
+  pairs: Int32Array;
+  /** The pairs that began at the last `update()` (as `began()`). */
+  began: Int32Array;
+  /** The pairs that ended at the last `update()` (as `ended()`). */
+  ended: Int32Array;
+}
+
+/**
  * The interface every broadphase implements.
  *
  * Handles are non-negative 31-bit integers. A removed handle is stale: using it throws, even after its
@@ -41,16 +54,29 @@ export interface Broadphase {
   /** How many proxies are live (inserted and not removed). */
   readonly count: number;
 
-  /** Adds a box and returns its handle. Its pairs appear at the next `update()`. */
-  insert(bounds: ArrayLike<number>): number;
+  /**
+   * Adds a box and returns its handle. Its pairs appear at the next `update()`. `tag` (an int32, default
+   * 0) is stored with the proxy for the caller — typically the index of its own record for the body —
+   * and read back with {@link Broadphase.tagOf} and {@link Broadphase.pairTags}, so no caller has to
+   * decode handles.
+   */
+  insert(bounds: ArrayLike<number>, tag?: number): number;
   /** Gives a proxy new bounds. Its pairs change at the next `update()`. */
   move(handle: number, bounds: ArrayLike<number>): void;
+  /**
+   * Moves many proxies at once: `handles[i]` gets the bounds at `bounds[i · 2D ... i · 2D + 2D)` for i
+   * below `count` (an integer from 0 to `handles.length`; default `handles.length`). Validates
+   * everything before changing anything. The per-frame entry point for engines.
+   */
+  moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void;
   /** Removes a proxy; its handle becomes stale. Its pairs end at the next `update()`. */
   remove(handle: number): void;
   /** Whether `handle` names a live proxy. */
   has(handle: number): boolean;
   /** Copies a live proxy's current bounds into `out` (length 2·dimensions) and returns it. */
   getBounds(handle: number, out: number[] | Float64Array | Float32Array): typeof out;
+  /** The tag a live proxy was inserted with (see {@link Broadphase.insert}). */
+  tagOf(handle: number): number;
 
   /** Brings the pair set up to date with every insert, move and remove since the last call. */
   update(): void;
@@ -63,6 +89,21 @@ export interface Broadphase {
   ended(): Int32Array;
   /** Number of pairs in `pairs()`. */
   readonly pairCount: number;
+  /** Number of pairs in `began()`. */
+  readonly beganCount: number;
+  /** Number of pairs in `ended()`. */
+  readonly endedCount: number;
+  /**
+   * The buffers behind `pairs()`, `began()` and `ended()` (see {@link PairBuffers}), for per-frame
+   * loops that must not create a typed-array view.
+   */
+  pairBuffers(): PairBuffers;
+  /**
+   * The tags of the handles in {@link Broadphase.pairBuffers}, entry for entry: `pairTags().pairs[i]`
+   * is the tag of `pairBuffers().pairs[i]`. The ended pairs keep the tags of removed proxies. Valid
+   * until the next `update()`.
+   */
+  pairTags(): PairBuffers;
 
   /**
    * Every live handle whose box overlaps `bounds` (inclusive), as of the latest insert/move/remove

@@ -8,8 +8,9 @@
  * test (JGT 1997) on every triangle pair of those blocks, both meshes' triangles in storage buffers.
  *
  * Per mesh, the vertex positions and the per-slot vertex indices are uploaded once ({@link
- * GpuMeshMesh.addMesh}); per query the CPU lists the candidate blocks and uploads them with the
- * transform, the GPU tests every pair, and one read-back returns the hits and the flagged pairs. A
+ * GpuMeshMesh.addMesh}); per frame the CPU lists the candidate blocks of every queried mesh pair and
+ * uploads them with the transforms, the GPU tests every pair, and one read-back returns the hits and
+ * the flagged pairs of the whole batch ({@link GpuMeshMesh.pairsBatch}; `pairs` is a batch of one). A
  * deforming mesh re-uploads its positions only ({@link GpuMeshMesh.updateMesh}, or automatically after
  * `bvh.refit()`); with `bruteForce` its stale BVH is not used at all (every pair is tested).
  *
@@ -26,71 +27,22 @@
  * slot of B) — the order of `meshMeshBruteForce`, whose pairs and hit data the GPU path reproduces
  * bit for bit; `meshMeshPairs` lists the same pairs in traversal order.
  */
-import { type Affine, affineFromMatrix4, affineInvert, normalMatrix } from '../bvh/affine.js';
-import type { MeshBVH } from '../bvh/MeshBVH.js';
-import {
-  type MeshMeshResult,
-  meshMeshBruteForce,
-  meshMeshPairs,
-  relativeTransform,
-} from '../bvh/meshMesh.js';
+import { affineFromMatrix4, affineInvert, normalMatrix } from '../bvh/affine.js';
+import { type MeshBVH, type MeshMeshResult, meshMeshBruteForce, meshMeshPairs } from '../bvh/index.js';
+import { relativeTransform } from '../bvh/meshMesh.js';
 import { growArray } from '../growArray.js';
 import { BlockList, collectBlocks, type NodeRanges, nodeRanges } from './candidates.js';
+import { DecodeScratch, decodeBatch, SLOT_LIMIT } from './decode.js';
 import {
   BUFFER_USAGE,
   type GpuBufferLike,
   type GpuDeviceLike,
-  type GpuDeviceOptions,
   MAP_READ,
   requestGpuDevice,
 } from './device.js';
-import { exactPair, hitData, Marks, slotVertexIndices } from './exact.js';
-import { CODE_HIT, CODE_UNCERTAIN, PARAMS_BYTES, TRI_TRI_WGSL, WORKGROUP_SIZE } from './shader.js';
-
-/** Options of {@link GpuMeshMesh.create}. */
-export interface GpuMeshMeshOptions extends GpuDeviceOptions {
-  /**
-   * The CPU descent stops at node pairs holding at most this many triangles each; every pair of
-   * their triangles goes to the GPU. Default 256 (the write-up used 1 024 a leaf).
-   */
-  blockSize?: number;
-  /**
-   * `true` (default): pairs the shader flags as within its float32 error bound are re-tested on the
-   * CPU in float64, so the answer equals the CPU query's. `false`: the shader's float32 answer is
-   * taken (tolerance 2⁻²⁰ of the coordinate scale), no CPU re-test.
-   */
-  exact?: boolean;
-  /** Never use the GPU (the CPU query only), for comparisons. */
-  forceCpu?: boolean;
-}
-
-/** Options of one {@link GpuMeshMesh.pairs} query. */
-export interface GpuPairsOptions {
-  /**
-   * Test every triangle of A against every triangle of B, without the BVHs — for deforming meshes
-   * whose trees were not refitted (positions come from {@link GpuMeshMesh.updateMesh}). On the CPU
-   * backend `meshMeshBruteForce` runs instead, which reads the tree's triangle copy: refit first.
-   */
-  bruteForce?: boolean;
-}
-
-/** Counters of the last {@link GpuMeshMesh.pairs} query. */
-export interface GpuPassStats {
-  /** Triangle pairs the GPU tested. */
-  candidatePairs: number;
-  /** Blocks (node pairs) listed by the CPU descent, and its node tests. */
-  blocks: number;
-  nodeTests: number;
-  /** Compute dispatches (one per 2³⁰ pairs). */
-  dispatches: number;
-  /** Pairs the GPU wrote back (hits and flagged ones), and how many of them were flagged. */
-  written: number;
-  uncertain: number;
-  /** Flagged pairs the float64 re-test found intersecting. */
-  uncertainHits: number;
-  /** Times the output buffer was too small and the pass ran again. */
-  reruns: number;
-}
+import { hitData, Marks, slotVertexIndices } from './exact.js';
+import { ENTRY_WORDS, PARAMS_BYTES, TRI_TRI_WGSL, WORKGROUP_SIZE } from './shader.js';
+import type { GpuMeshMeshOptions, GpuPairQuery, GpuPairsOptions, GpuPassStats } from './types.js';
 
 interface GpuMesh {
   bvh: MeshBVH;
@@ -105,19 +57,18 @@ interface GpuMesh {
 }
 
 const U32 = 2 ** -24;
-const SLOT_LIMIT = 2 ** 30;
 
 /**
  * The GPU triangle pass. Create with {@link GpuMeshMesh.create} (async: it asks for an adapter),
- * register meshes with {@link GpuMeshMesh.addMesh}, query pairs with {@link GpuMeshMesh.pairs}.
- * One query at a time per instance.
+ * register meshes with {@link GpuMeshMesh.addMesh}, query pairs with {@link GpuMeshMesh.pairs} or
+ * many mesh pairs at once with {@link GpuMeshMesh.pairsBatch}. One call at a time per instance.
  */
 export class GpuMeshMesh {
   /** `'gpu'` when a WebGPU device runs the pass, `'cpu'` when the CPU query answers instead. */
   readonly backend: 'gpu' | 'cpu';
   /** The adapter and where it came from, or why there is no GPU. */
   readonly info: string;
-  /** Counters of the last query. */
+  /** Counters of the last call. */
   readonly stats: GpuPassStats = {
     candidatePairs: 0,
     blocks: 0,
@@ -138,24 +89,29 @@ export class GpuMeshMesh {
   private meshes: (GpuMesh | null)[] = [];
   private readonly list = new BlockList();
   private readonly marks = new Marks();
-  private readonly MA: Affine = new Float64Array(12);
-  private readonly T: Affine = new Float64Array(12);
-  private readonly TI: Affine = new Float64Array(12);
-  private readonly NM = new Float64Array(9);
+  /** Per query of the current batch: M_A, T = M_A⁻¹·M_B, T⁻¹ (12 each), normal matrix of M_A (9). */
+  private qMA = new Float64Array(12);
+  private qT = new Float64Array(12);
+  private qTI = new Float64Array(12);
+  private qNM = new Float64Array(9);
+  /** Per query: its dispatches `[first, end)` in the block list. */
+  private qDisp = new Int32Array(2);
+  private readonly one: GpuPairQuery[] = [
+    { a: 0, matrixA: null, b: 0, matrixB: null, result: null as unknown as MeshMeshResult },
+  ];
   private readonly params = new ArrayBuffer(PARAMS_BYTES);
   private readonly paramsF = new Float32Array(this.params);
   private readonly paramsU = new Uint32Array(this.params);
   private readonly zero = new Uint32Array(4);
-  private keys = new Float64Array(256);
+  private readonly scratch = new DecodeScratch();
   private paramsBuf: GpuBufferLike | null = null;
   private blocksBuf: GpuBufferLike | null = null;
   private startsBuf: GpuBufferLike | null = null;
   private outBuf: GpuBufferLike | null = null;
   private stagingBuf: GpuBufferLike | null = null;
   private capacity = 0;
-  private bindGroup: unknown = null;
-  /** Mesh pair of the cached bind group (`a·2²⁰ + b`), −1 when buffers changed. */
-  private bindKey = -1;
+  /** Bind groups by mesh pair (`a·2²⁰ + b`); cleared when a shared buffer is replaced. */
+  private readonly bindGroups = new Map<number, unknown>();
   private busy = false;
 
   private constructor(
@@ -296,7 +252,7 @@ export class GpuMeshMesh {
     mesh.posBuf?.destroy();
     mesh.idxBuf?.destroy();
     this.meshes[handle] = null;
-    this.bindKey = -1;
+    this.bindGroups.clear();
   }
 
   /**
@@ -305,7 +261,7 @@ export class GpuMeshMesh {
    * `@sieve/core` returns them (pairs sorted by slot). Resolves to the pair count. Throws (rejects)
    * naming the argument for a stale handle or a bad matrix, before anything changes.
    */
-  async pairs(
+  pairs(
     a: number,
     matrixA: ArrayLike<number> | null,
     b: number,
@@ -313,28 +269,73 @@ export class GpuMeshMesh {
     result: MeshMeshResult,
     options: GpuPairsOptions = {},
   ): Promise<number> {
-    const ma = this.mesh(a, 'pairs');
-    const mb = this.mesh(b, 'pairs');
-    affineFromMatrix4(this.MA, matrixA, 'matrixA', 'GpuMeshMesh.pairs');
-    affineFromMatrix4(this.T, matrixB, 'matrixB', 'GpuMeshMesh.pairs');
-    if (!result || !(result.trianglesA instanceof Uint32Array)) {
-      throw new TypeError('GpuMeshMesh.pairs: result must be a MeshMeshResult');
+    if (this.busy) {
+      return Promise.reject(new Error('GpuMeshMesh.pairs: a query is still running (await it first)'));
     }
-    if (this.busy) throw new Error('GpuMeshMesh.pairs: a query is still running (await it first)');
+    const q = this.one[0];
+    q.a = a;
+    q.matrixA = matrixA;
+    q.b = b;
+    q.matrixB = matrixB;
+    q.result = result;
+    q.bruteForce = options.bruteForce;
+    return this.run(this.one, 'pairs');
+  }
+
+  /**
+   * {@link GpuMeshMesh.pairs} for many mesh pairs at once — one upload, one dispatch per query, and a
+   * single read-back for the whole batch (what an engine's step wants). Each query needs its own
+   * `result`. Resolves to the total pair count. Throws (rejects) naming the query and argument for a
+   * stale handle, a bad matrix or a missing result, before anything changes.
+   */
+  pairsBatch(queries: readonly GpuPairQuery[]): Promise<number> {
+    if (!Array.isArray(queries)) {
+      return Promise.reject(new TypeError('GpuMeshMesh.pairsBatch: queries must be an array'));
+    }
+    return this.run(queries, 'pairsBatch');
+  }
+
+  private async run(queries: readonly GpuPairQuery[], fn: string): Promise<number> {
+    const n = queries.length;
+    this.qMA = growArray(this.qMA, 12 * n);
+    this.qT = growArray(this.qT, 12 * n);
+    this.qTI = growArray(this.qTI, 12 * n);
+    this.qNM = growArray(this.qNM, 9 * n);
+    this.qDisp = growArray(this.qDisp, 2 * n);
+    const where = `GpuMeshMesh.${fn}`;
+    for (let k = 0; k < n; k++) {
+      const q = queries[k];
+      const at = n > 1 ? `${where}: queries[${k}]` : where;
+      this.mesh(q.a, fn);
+      this.mesh(q.b, fn);
+      affineFromMatrix4(this.qMA.subarray(12 * k, 12 * k + 12), q.matrixA, 'matrixA', at);
+      affineFromMatrix4(this.qT.subarray(12 * k, 12 * k + 12), q.matrixB, 'matrixB', at);
+      if (!q.result || !(q.result.trianglesA instanceof Uint32Array)) {
+        throw new TypeError(`${at}: result must be a MeshMeshResult`);
+      }
+    }
+    if (this.busy) throw new Error(`${where}: a query is still running (await it first)`);
     const st = this.stats;
     st.candidatePairs = st.blocks = st.nodeTests = st.dispatches = 0;
     st.written = st.uncertain = st.uncertainHits = st.reruns = 0;
+    let total = 0;
     if (this.backend === 'cpu' || !this.device || !this.pipeline) {
-      const n = options.bruteForce
-        ? meshMeshBruteForce(ma.bvh, matrixA, mb.bvh, matrixB, result)
-        : meshMeshPairs(ma.bvh, matrixA, mb.bvh, matrixB, result);
-      st.candidatePairs = result.triangleTests;
-      st.nodeTests = result.nodeTests;
-      return n;
+      for (const q of queries) {
+        const ma = this.meshes[q.a]!.bvh;
+        const mb = this.meshes[q.b]!.bvh;
+        total += q.bruteForce
+          ? meshMeshBruteForce(ma, q.matrixA, mb, q.matrixB, q.result)
+          : meshMeshPairs(ma, q.matrixA, mb, q.matrixB, q.result);
+        st.candidatePairs += q.result.triangleTests;
+        st.nodeTests += q.result.nodeTests;
+      }
+      return total;
     }
     this.busy = true;
     try {
-      return await this.gpuPairs(a, b, matrixA, matrixB, result, options.bruteForce === true);
+      await this.gpuBatch(queries);
+      for (const q of queries) total += q.result.count;
+      return total;
     } finally {
       this.busy = false;
     }
@@ -379,7 +380,7 @@ export class GpuMeshMesh {
     const cap = Math.max(4096, 2 ** Math.ceil(Math.log2(pairs)));
     this.outBuf?.destroy();
     this.stagingBuf?.destroy();
-    const size = 16 + 8 * cap;
+    const size = 16 + 4 * ENTRY_WORDS * cap;
     this.outBuf = this.device.createBuffer({
       size,
       usage: BUFFER_USAGE.STORAGE | BUFFER_USAGE.COPY_SRC | BUFFER_USAGE.COPY_DST,
@@ -391,7 +392,7 @@ export class GpuMeshMesh {
       label: 'sieve read-back',
     });
     this.capacity = cap;
-    this.bindKey = -1;
+    this.bindGroups.clear();
   }
 
   /** Block buffers large enough for the current list. */
@@ -405,7 +406,7 @@ export class GpuMeshMesh {
         usage: BUFFER_USAGE.STORAGE | BUFFER_USAGE.COPY_DST,
         label: 'sieve blocks',
       });
-      this.bindKey = -1;
+      this.bindGroups.clear();
     }
     if (!this.startsBuf || this.startsBuf.size < 4 * n) {
       this.startsBuf?.destroy();
@@ -414,7 +415,7 @@ export class GpuMeshMesh {
         usage: BUFFER_USAGE.STORAGE | BUFFER_USAGE.COPY_DST,
         label: 'sieve block starts',
       });
-      this.bindKey = -1;
+      this.bindGroups.clear();
     }
     d.queue.writeBuffer(this.blocksBuf as never, 0, this.list.blocks as never, 0, 4 * n);
     d.queue.writeBuffer(this.startsBuf as never, 0, this.list.starts as never, 0, n);
@@ -422,7 +423,8 @@ export class GpuMeshMesh {
 
   private bind(ma: GpuMesh, mb: GpuMesh, a: number, b: number): unknown {
     const key = a * 1_048_576 + b;
-    if (key === this.bindKey && this.bindGroup) return this.bindGroup;
+    let group = this.bindGroups.get(key);
+    if (group) return group;
     const buffers = [
       this.paramsBuf,
       ma.posBuf,
@@ -433,148 +435,150 @@ export class GpuMeshMesh {
       this.startsBuf,
       this.outBuf,
     ];
-    this.bindGroup = this.device!.createBindGroup({
+    group = this.device!.createBindGroup({
       layout: this.pipeline!.getBindGroupLayout(0),
       entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
     } as never);
-    this.bindKey = key;
-    return this.bindGroup;
+    this.bindGroups.set(key, group);
+    return group;
   }
 
-  private async gpuPairs(
-    a: number,
-    b: number,
-    matrixA: ArrayLike<number> | null,
-    matrixB: ArrayLike<number> | null,
-    result: MeshMeshResult,
-    brute: boolean,
-  ): Promise<number> {
+  /** The GPU path of a validated batch. */
+  private async gpuBatch(queries: readonly GpuPairQuery[]): Promise<void> {
     const d = this.device!;
     const st = this.stats;
-    const T = this.T;
-    const ma = this.meshes[a]!;
-    const mb = this.meshes[b]!;
-    relativeTransform(matrixA, matrixB, T);
-    affineInvert(this.TI, T);
-    normalMatrix(this.NM, this.MA);
-    if (ma.version !== ma.bvh.version) this.updateMesh(a, ma.bvh.positions);
-    if (mb.version !== mb.bvh.version) this.updateMesh(b, mb.bvh.positions);
     const list = this.list;
-    if (brute) {
-      list.reset();
-      if (ma.bvh.triangleCount > 0 && mb.bvh.triangleCount > 0) {
-        list.add(0, ma.bvh.triangleCount, 0, mb.bvh.triangleCount);
+    const n = queries.length;
+    list.reset();
+    for (let k = 0; k < n; k++) {
+      const q = queries[k];
+      const ma = this.meshes[q.a]!;
+      const mb = this.meshes[q.b]!;
+      if (ma.version !== ma.bvh.version) this.updateMesh(q.a, ma.bvh.positions);
+      if (mb.version !== mb.bvh.version) this.updateMesh(q.b, mb.bvh.positions);
+      const T = this.qT.subarray(12 * k, 12 * k + 12);
+      const TI = this.qTI.subarray(12 * k, 12 * k + 12);
+      relativeTransform(q.matrixA, q.matrixB, T);
+      affineInvert(TI, T);
+      normalMatrix(this.qNM.subarray(9 * k, 9 * k + 9), this.qMA.subarray(12 * k, 12 * k + 12));
+      list.newGroup();
+      this.qDisp[2 * k] = list.dispatchCount;
+      const pairs0 = list.pairs;
+      const tests0 = list.nodeTests;
+      if (q.bruteForce) {
+        if (ma.bvh.triangleCount > 0 && mb.bvh.triangleCount > 0) {
+          list.add(0, ma.bvh.triangleCount, 0, mb.bvh.triangleCount);
+        }
+      } else {
+        collectBlocks(ma.bvh, ma.ranges, mb.bvh, mb.ranges, T, TI, this.blockSize, list);
       }
-    } else {
-      collectBlocks(ma.bvh, ma.ranges, mb.bvh, mb.ranges, T, this.TI, this.blockSize, list);
+      this.qDisp[2 * k + 1] = list.dispatchCount;
+      q.result.count = 0;
+      q.result.triangleTests = list.pairs - pairs0;
+      q.result.nodeTests = list.nodeTests - tests0;
     }
     st.blocks = list.count;
     st.nodeTests = list.nodeTests;
     st.candidatePairs = list.pairs;
     st.dispatches = list.dispatchCount;
-    result.count = 0;
-    result.triangleTests = list.pairs;
-    result.nodeTests = list.nodeTests;
-    if (list.count === 0) {
-      hitData(result, ma, mb, this.MA, this.NM, T, this.marks);
-      return 0;
+    let count = 0;
+    if (list.count > 0) {
+      this.ensureBlocks();
+      const maxGroups = Math.min(4096, d.limits.maxComputeWorkgroupsPerDimension);
+      for (;;) {
+        d.queue.writeBuffer(this.outBuf as never, 0, this.zero as never);
+        for (let k = 0; k < n; k++) this.dispatchQuery(queries[k], k, maxGroups, k === n - 1);
+        const staging = this.stagingBuf!;
+        await staging.mapAsync(MAP_READ);
+        const words = new Uint32Array(staging.getMappedRange());
+        count = words[0];
+        if (count > this.capacity) {
+          staging.unmap();
+          st.reruns++;
+          this.ensureOutput(Math.ceil(count * 1.25));
+          continue;
+        }
+        decodeBatch(
+          words,
+          count,
+          queries,
+          this.meshes,
+          { T: this.qT, exact: this.exact, stats: st },
+          this.scratch,
+        );
+        staging.unmap();
+        break;
+      }
     }
-    this.ensureBlocks();
+    st.written = count;
+    for (let k = 0; k < n; k++) {
+      const q = queries[k];
+      const T = this.qT.subarray(12 * k, 12 * k + 12);
+      const ma = this.meshes[q.a]!;
+      const mb = this.meshes[q.b]!;
+      hitData(
+        q.result,
+        ma,
+        mb,
+        this.qMA.subarray(12 * k, 12 * k + 12),
+        this.qNM.subarray(9 * k, 9 * k + 9),
+        T,
+        this.marks,
+      );
+    }
+  }
+
+  /**
+   * Encodes and submits the dispatches of query `k` (parameters written just before each submit, so
+   * queue order gives every dispatch its own); the last one of the batch also copies the output out.
+   */
+  private dispatchQuery(q: GpuPairQuery, k: number, maxGroups: number, last: boolean): void {
+    const d = this.device!;
+    const list = this.list;
+    const first = this.qDisp[2 * k];
+    const end = this.qDisp[2 * k + 1];
+    const T = this.qT;
+    const mb = this.meshes[q.b]!;
     // Float32 error bound of B's transformed vertices: 8u·max_r(Σ_c |T_rc|·max|b_c| + |t_r|).
     let kb = 0;
     for (let r = 0; r < 3; r++) {
+      const o = 12 * k + r;
       const s =
-        Math.abs(T[r]) * mb.maxAbs[0] + Math.abs(T[r + 3]) * mb.maxAbs[1] + Math.abs(T[r + 6]) * mb.maxAbs[2];
-      kb = Math.max(kb, s + Math.abs(T[r + 9]));
+        Math.abs(T[o]) * mb.maxAbs[0] + Math.abs(T[o + 3]) * mb.maxAbs[1] + Math.abs(T[o + 6]) * mb.maxAbs[2];
+      kb = Math.max(kb, s + Math.abs(T[o + 9]));
     }
     const pf = this.paramsF;
     const pu = this.paramsU;
     for (let c = 0; c < 4; c++) {
-      pf[4 * c] = T[3 * c];
-      pf[4 * c + 1] = T[3 * c + 1];
-      pf[4 * c + 2] = T[3 * c + 2];
+      pf[4 * c] = T[12 * k + 3 * c];
+      pf[4 * c + 1] = T[12 * k + 3 * c + 1];
+      pf[4 * c + 2] = T[12 * k + 3 * c + 2];
       pf[4 * c + 3] = 0;
     }
     pf[3] = 8 * U32 * kb;
-    // A grid-stride loop over at most 4 096 workgroups (262 144 invocations: enough to fill a large
-    // GPU; SwiftShader pays a setup cost per workgroup).
-    const maxGroups = Math.min(4096, d.limits.maxComputeWorkgroupsPerDimension);
-    let count = 0;
-    for (;;) {
-      const group = this.bind(ma, mb, a, b);
-      d.queue.writeBuffer(this.outBuf as never, 0, this.zero as never);
-      for (let k = 0; k < list.dispatchCount; k++) {
-        const first = list.dispatchFirst[k];
-        const last = k + 1 < list.dispatchCount ? list.dispatchFirst[k + 1] : list.count;
-        const total = list.dispatchPairs[k];
-        pu[16] = first;
-        pu[17] = last - first;
+    const group = end > first ? this.bind(this.meshes[q.a]!, mb, q.a, q.b) : null;
+    for (let g = first; g < end || (last && g === first); g++) {
+      const enc = d.createCommandEncoder();
+      if (g < end) {
+        const b0 = list.dispatchFirst[g];
+        const b1 = g + 1 < list.dispatchCount ? list.dispatchFirst[g + 1] : list.count;
+        const total = list.dispatchPairs[g];
+        pu[16] = b0;
+        pu[17] = b1 - b0;
         pu[18] = total;
         pu[19] = this.capacity;
+        pu[20] = k;
         d.queue.writeBuffer(this.paramsBuf as never, 0, this.params as never);
-        const enc = d.createCommandEncoder();
         const pass = enc.beginComputePass();
         pass.setPipeline(this.pipeline as never);
         pass.setBindGroup(0, group as never);
         pass.dispatchWorkgroups(Math.max(1, Math.min(maxGroups, Math.ceil(total / WORKGROUP_SIZE))));
         pass.end();
-        if (k + 1 === list.dispatchCount) {
-          enc.copyBufferToBuffer(this.outBuf as never, 0, this.stagingBuf as never, 0, this.outBuf!.size);
-        }
-        d.queue.submit([enc.finish()] as never);
       }
-      const staging = this.stagingBuf!;
-      await staging.mapAsync(MAP_READ);
-      const words = new Uint32Array(staging.getMappedRange());
-      count = words[0];
-      if (count > this.capacity) {
-        staging.unmap();
-        st.reruns++;
-        this.ensureOutput(Math.ceil(count * 1.25));
-        continue;
+      if (last && g + 1 >= end) {
+        enc.copyBufferToBuffer(this.outBuf as never, 0, this.stagingBuf as never, 0, this.outBuf!.size);
       }
-      this.decode(words, count, ma, mb, result);
-      staging.unmap();
-      break;
-    }
-    st.written = count;
-    hitData(result, ma, mb, this.MA, this.NM, T, this.marks);
-    const n = result.count;
-    // Keep `result` as the CPU leaves it for the GPU path too.
-    result.triangleTests = list.pairs;
-    return n;
-  }
-
-  /** Turns the written pairs into `result`: hits kept, flagged pairs re-tested, sorted by slot. */
-  private decode(words: Uint32Array, count: number, ma: GpuMesh, mb: GpuMesh, result: MeshMeshResult): void {
-    const st = this.stats;
-    const nB = mb.bvh.triangleCount;
-    this.keys = growArray(this.keys, count);
-    const keys = this.keys;
-    let n = 0;
-    for (let k = 0; k < count; k++) {
-      const w0 = words[4 + 2 * k];
-      const sb = words[5 + 2 * k];
-      const code = w0 >>> 30;
-      const sa = w0 & (SLOT_LIMIT - 1);
-      let hit: boolean;
-      if (code & CODE_UNCERTAIN) {
-        st.uncertain++;
-        hit = this.exact ? exactPair(ma.pos, ma.vi, sa, mb.pos, mb.vi, sb, this.T) : (code & CODE_HIT) !== 0;
-        if (hit) st.uncertainHits++;
-      } else {
-        hit = (code & CODE_HIT) !== 0;
-      }
-      if (hit) keys[n++] = sa * nB + sb;
-    }
-    const sorted = keys.subarray(0, n).sort();
-    const idsA = ma.bvh.triIds;
-    const idsB = mb.bvh.triIds;
-    for (let k = 0; k < n; k++) {
-      const key = sorted[k];
-      const sa = Math.floor(key / nB);
-      const sb = key - sa * nB;
-      result.push(sa, sb, idsA[sa], idsB[sb]);
+      d.queue.submit([enc.finish()] as never);
     }
   }
 }

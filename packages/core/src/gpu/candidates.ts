@@ -71,7 +71,15 @@ export class BlockList {
     this.dispatchCount = 0;
     this.pairs = 0;
     this.nodeTests = 0;
+    this.fresh = true;
   }
+
+  /** Makes the next block open a new dispatch (each query of a batch has its own dispatches). */
+  newGroup(): void {
+    this.fresh = true;
+  }
+
+  private fresh = true;
 
   /** Adds the block `[offA, offA+cntA) × [offB, offB+cntB)`, cut into pieces of ≤ MAX_BLOCK_PAIRS. */
   add(offA: number, cntA: number, offB: number, cntB: number): void {
@@ -92,7 +100,8 @@ export class BlockList {
     this.starts = growArray(this.starts, k + 1);
     const w = cntA * cntB;
     let d = this.dispatchCount - 1;
-    if (d < 0 || this.dispatchPairs[d] + w > MAX_DISPATCH_PAIRS) {
+    if (this.fresh || d < 0 || this.dispatchPairs[d] + w > MAX_DISPATCH_PAIRS) {
+      this.fresh = false;
       d = this.dispatchCount++;
       this.dispatchFirst = growArray(this.dispatchFirst, d + 1);
       this.dispatchPairs = growArray(this.dispatchPairs, d + 1);
@@ -112,9 +121,9 @@ export class BlockList {
 let stack = new Int32Array(256);
 
 /**
- * Lists into `out` the node pairs of `a` and `b` (B mapped by `T`, `TI` its inverse, both 12-number
+ * Appends to `out` the node pairs of `a` and `b` (B mapped by `T`, `TI` its inverse, both 12-number
  * affine transforms) whose boxes overlap, descending until both nodes hold at most `blockSize`
- * triangles (or are leaves). Clears `out` first.
+ * triangles (or are leaves); adds its node tests to `out.nodeTests`.
  */
 export function collectBlocks(
   a: MeshBVH,
@@ -126,7 +135,6 @@ export function collectBlocks(
   blockSize: number,
   out: BlockList,
 ): void {
-  out.reset();
   if (a.triangleCount === 0 || b.triangleCount === 0) return;
   const fa = a.nodeF32;
   const ia = a.nodeI32;
@@ -177,7 +185,7 @@ export function collectBlocks(
       stack[sp++] = nb + 1;
     }
   }
-  out.nodeTests = tests;
+  out.nodeTests += tests;
 }
 
 /** Whether node boxes `fa[wa]` (A's frame, padded) and `fb[wb]` (B's frame, mapped by T) are apart. */

@@ -9,8 +9,8 @@
  * the average centroid and the normalized average face normal of each side's colliding triangles).
  */
 import type { Affine } from '../bvh/affine.js';
+import type { MeshMeshResult } from '../bvh/index.js';
 import type { MeshBVH } from '../bvh/MeshBVH.js';
-import type { MeshMeshResult } from '../bvh/meshMesh.js';
 import { finishTriangleRecord, TRI_RECORD, triTriRecords } from '../bvh/triTri.js';
 
 /** The three vertex indices of every triangle slot of `bvh` (slot order), for the GPU gather. */

@@ -17,10 +17,6 @@ export {
   MAP_READ,
   requestGpuDevice,
 } from './device.js';
-export {
-  GpuMeshMesh,
-  type GpuMeshMeshOptions,
-  type GpuPairsOptions,
-  type GpuPassStats,
-} from './GpuMeshMesh.js';
+export { GpuMeshMesh } from './GpuMeshMesh.js';
 export { CODE_HIT, CODE_UNCERTAIN, F32_TOL, TRI_TRI_WGSL, WORKGROUP_SIZE } from './shader.js';
+export type { GpuMeshMeshOptions, GpuPairQuery, GpuPairsOptions, GpuPassStats } from './types.js';

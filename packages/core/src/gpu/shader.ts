@@ -31,8 +31,10 @@ export const CODE_UNCERTAIN = 2;
 /** Relative tolerance of the float32 guesses for uncertain pairs (times the pair's coordinate scale). */
 export const F32_TOL = 2 ** -20;
 
-/** Uniform block size in bytes (see `Params` in the shader). */
-export const PARAMS_BYTES = 80;
+/** Uniform block size in bytes (see `Params` in the shader: 84 used, rounded to 16). */
+export const PARAMS_BYTES = 96;
+/** 32-bit words a written pair takes in the output (slot of A and code, slot of B, query). */
+export const ENTRY_WORDS = 3;
 
 /**
  * WGSL source of the pass (entry point `main`, bind group 0: params, A's positions and slot indices,
@@ -48,6 +50,7 @@ struct Params {
   blockCount: u32,    // blocks in this dispatch
   total: u32,         // pairs in this dispatch
   capacity: u32,      // pairs the output can hold
+  query: u32,         // index of the query in its batch (written with each pair)
 }
 
 struct Output {
@@ -55,7 +58,7 @@ struct Output {
   pad0: u32,
   pad1: u32,
   pad2: u32,
-  data: array<u32>,   // 2 words a pair: slotA | code << 30, slotB
+  data: array<u32>,   // 3 words a pair: slotA | code << 30, slotB, query
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -334,8 +337,9 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
     if (code != 0u) {
       let k = atomicAdd(&outp.count, 1u);
       if (k < P.capacity) {
-        outp.data[2u * k] = sa | (code << 30u);
-        outp.data[2u * k + 1u] = sb;
+        outp.data[3u * k] = sa | (code << 30u);
+        outp.data[3u * k + 1u] = sb;
+        outp.data[3u * k + 2u] = P.query;
       }
     }
   }

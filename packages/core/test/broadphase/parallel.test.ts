@@ -28,6 +28,7 @@ class Twin {
   readonly seq: SweepAndPrune;
   readonly handles: number[] = [];
   updates = 0;
+  private inserted = 0;
   constructor(
     readonly par: ParallelSweepAndPrune,
     d: Dimensions,
@@ -35,8 +36,11 @@ class Twin {
     this.seq = new SweepAndPrune({ dimensions: d });
   }
   insert(box: number[]): number {
-    const h = this.par.insert(box);
-    expect(this.seq.insert(box)).toBe(h);
+    // Tags ride along: the caller's own index for the body, read back with the pairs.
+    const tag = 1000 + this.inserted++;
+    const h = this.par.insert(box, tag);
+    expect(this.seq.insert(box, tag)).toBe(h);
+    expect(this.par.tagOf(h)).toBe(tag);
     this.handles.push(h);
     return h;
   }
@@ -56,6 +60,20 @@ class Twin {
     expect(difference(this.par.pairs(), this.seq.pairs()), `pairs, ${where}`).toBe('');
     expect(difference(this.par.began(), this.seq.began()), `began, ${where}`).toBe('');
     expect(difference(this.par.ended(), this.seq.ended()), `ended, ${where}`).toBe('');
+    const tags = this.par.pairTags();
+    const want = this.seq.pairTags();
+    expect(
+      difference(
+        tags.pairs.subarray(0, 2 * this.par.pairCount),
+        want.pairs.subarray(0, 2 * this.seq.pairCount),
+      ),
+    ).toBe('');
+    expect(
+      difference(
+        tags.ended.subarray(0, 2 * this.par.endedCount),
+        want.ended.subarray(0, 2 * this.seq.endedCount),
+      ),
+    ).toBe('');
     expect(this.par.beganCount).toBe(this.seq.beganCount);
     expect(this.par.endedCount).toBe(this.seq.endedCount);
   }

@@ -133,7 +133,7 @@ describe('GPU triangle pass in headless Chromium (SwiftShader WebGPU)', () => {
     const byName = Object.fromEntries(gpu.cases.map((c) => [c.name, c]));
     // The scenarios really are what they say: pairs found, and the coplanar and touching ones exercise
     // the float64 re-test while most random pairs are settled on the GPU.
-    for (const name of ['random', 'touching', 'coplanar', 'degenerate', 'far', 'deforming']) {
+    for (const name of ['random', 'touching', 'coplanar', 'degenerate', 'far', 'batch', 'deforming']) {
       expect(byName[name].pairs, name).toBeGreaterThan(0);
     }
     expect(byName.coplanar.uncertain).toBeGreaterThan(0);

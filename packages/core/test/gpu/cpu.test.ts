@@ -68,6 +68,15 @@ describe('GPU pass: CPU fallback', () => {
     nan[4] = Number.POSITIVE_INFINITY;
     expect(() => g.updateMesh(h, nan)).toThrow(/positions\[4\] is not finite/);
     expect(() => g.addMesh({} as MeshBVH)).toThrow(/bvh must be a MeshBVH/);
+    await expect(g.pairsBatch([{ a: h, matrixA: null, b: h, matrixB: bad, result: res }])).rejects.toThrow(
+      /pairsBatch: matrixB\[5\] is not finite/,
+    );
+    await expect(
+      g.pairsBatch([
+        { a: h, matrixA: null, b: h, matrixB: null, result: res },
+        { a: h, matrixA: null, b: h, matrixB: null, result: null as unknown as MeshMeshResult },
+      ]),
+    ).rejects.toThrow(/queries\[1\]: result must be a MeshMeshResult/);
     g.removeMesh(h);
     await expect(g.pairs(h, null, h, null, res)).rejects.toThrow(/is not a live mesh handle/);
   });
@@ -95,6 +104,7 @@ describe('GPU pass: CPU culling into blocks', () => {
       relativeTransform(null, m, T);
       affineInvert(TI, T);
       for (const size of [1, 8, 64, 1024]) {
+        list.reset();
         collectBlocks(a, ra, b, rb, T, TI, size, list);
         expect(list.pairs).toBeLessThanOrEqual(a.triangleCount * b.triangleCount);
         let sum = 0;

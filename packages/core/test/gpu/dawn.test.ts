@@ -47,6 +47,7 @@ describe('GPU triangle pass in Node (npm webgpu / Dawn)', () => {
       'coplanar',
       'degenerate',
       'far',
+      'batch',
       'deforming',
     ]);
     for (const c of report.cases) {

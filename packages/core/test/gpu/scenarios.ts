@@ -13,6 +13,7 @@ import {
   meshMeshPairs,
 } from '../../src/bvh/meshMesh.js';
 import type { GpuMeshMesh } from '../../src/gpu/GpuMeshMesh.js';
+import type { GpuPairQuery } from '../../src/gpu/types.js';
 import { compose, grid, mixedSoup, randomQuat, rng, uvSphere } from '../bvh/helpers.js';
 
 /** Outcome of one scenario. */
@@ -242,6 +243,54 @@ export async function runScenarios(
     await check(g, far, hf, F, null, hf, F, rot);
   }
   cases.push(far);
+
+  // A batch: several mesh pairs in one call (one read-back), one of them far apart (no candidates),
+  // one brute force; each result must equal its own CPU answer.
+  const batch = newCase('batch');
+  if (!only || only.includes('batch')) {
+    const results = [0, 1, 2, 3, 4].map(() => new MeshMeshResult());
+    const queries: GpuPairQuery[] = [
+      { a: ha, matrixA: null, b: hb, matrixB: compose([0.5, 0.2, 0], randomQuat(r)), result: results[0] },
+      { a: hg, matrixA: null, b: hb, matrixB: compose([0.2, 0.1, 0.3], randomQuat(r)), result: results[1] },
+      { a: ha, matrixA: null, b: hb, matrixB: compose([9, 0, 0], randomQuat(r)), result: results[2] },
+      { a: hd, matrixA: null, b: hb, matrixB: compose([0.1, 0, 0], randomQuat(r)), result: results[3] },
+      {
+        a: hb,
+        matrixA: compose([0, 0.3, 0], randomQuat(r)),
+        b: ha,
+        matrixB: null,
+        result: results[4],
+        bruteForce: true,
+      },
+    ];
+    const bvhs = new Map<number, MeshBVH>([
+      [ha, A],
+      [hb, B],
+      [hg, GA],
+      [hd, D],
+    ]);
+    await g.pairsBatch(queries);
+    for (const q of queries) {
+      gpu.count = 0;
+      // Compare through the shared helper: copy the query's answer into the scratch result.
+      for (let k = 0; k < q.result.count; k++) {
+        gpu.push(q.result.slotsA[k], q.result.slotsB[k], q.result.trianglesA[k], q.result.trianglesB[k]);
+      }
+      for (const f of ['pointA', 'normalA', 'pointB', 'normalB'] as const) gpu[f].set(q.result[f]);
+      gpu.distinctA = q.result.distinctA;
+      gpu.distinctB = q.result.distinctB;
+      const a = bvhs.get(q.a)!;
+      const b = bvhs.get(q.b)!;
+      const err = compare(a, b, q.matrixA, q.matrixB, g.backend === 'gpu' || q.bruteForce === true);
+      batch.poses++;
+      batch.pairs += ref.count;
+      if (err) batch.errors.push(`query ${batch.poses - 1}: ${err}`);
+    }
+    batch.uncertain += g.stats.uncertain;
+    batch.candidates += g.stats.candidatePairs;
+    if (results[2].count !== 0) batch.errors.push('the far query found pairs');
+  }
+  cases.push(batch);
 
   // Deforming: a wavy grid whose vertices move every frame, against the sphere. Brute force on the
   // GPU (BVH stale) and the refitted BVH (noticed through its version) must both give the CPU answer.

@@ -18,7 +18,7 @@
  */
 import { growArray } from '../../growArray.js';
 import { SLOT_MASK } from '../proxies.js';
-import { SweepAndPrune } from '../sap.js';
+import { SweepAndPrune } from '../sap/index.js';
 import type { Dimensions } from '../types.js';
 import {
   H_DIRTY,
@@ -109,20 +109,33 @@ export class RegionRunner {
     const moveHandles = this.moveHandles;
     const moveBounds = this.moveBounds;
     let moved = 0;
+    // The region's bounds in locals (a 2-D region gets an infinite third axis).
+    const x0 = reg[ro];
+    const y0 = reg[ro + 1];
+    const z0 = d === 3 ? reg[ro + 2] : Number.NEGATIVE_INFINITY;
+    const x1 = reg[ro + d];
+    const y1 = reg[ro + d + 1];
+    const z1 = d === 3 ? reg[ro + 5] : Number.POSITIVE_INFINITY;
     for (let i = 0; i < count; i++) {
       const slot = full ? i : dirty[i];
       const o = slot * s;
-      let inside = alive[slot] === 1;
-      for (let k = 0; k < d && inside; k++) {
-        // Closed intervals: a box touching the border belongs to both sides.
-        if (b[o + k] > reg[ro + d + k] || b[o + d + k] < reg[ro + k]) inside = false;
-      }
+      // Closed intervals: a box touching the border belongs to both sides.
+      let inside = alive[slot] === 1 && b[o] <= x1 && b[o + d] >= x0 && b[o + 1] <= y1 && b[o + d + 1] >= y0;
+      if (d === 3 && inside) inside = b[o + 2] <= z1 && b[o + 5] >= z0;
       const member = localOf[slot];
       if (inside) {
         if (member >= 0) {
           moveHandles[moved] = member;
           const m = moved * s;
-          for (let j = 0; j < s; j++) moveBounds[m + j] = b[o + j];
+          // Written out: this copy runs for every member that moved.
+          moveBounds[m] = b[o];
+          moveBounds[m + 1] = b[o + 1];
+          moveBounds[m + 2] = b[o + 2];
+          moveBounds[m + 3] = b[o + 3];
+          if (s === 6) {
+            moveBounds[m + 4] = b[o + 4];
+            moveBounds[m + 5] = b[o + 5];
+          }
           moved++;
         } else {
           for (let j = 0; j < s; j++) this.scratch[j] = b[o + j];

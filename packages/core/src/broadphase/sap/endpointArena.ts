@@ -5,7 +5,7 @@
  * the same two typed arrays per axis (values and tokens) means an endpoint is found with a single
  * index — no object per region to chase through cache misses.
  */
-import { growArray } from '../growArray.js';
+import { growArray } from '../../growArray.js';
 
 const MIN_BLOCK = 8;
 

@@ -1,0 +1,67 @@
+/**
+ * The one bulk sort of the sweep and prune: a region filled from empty sorts each axis's endpoints
+ * once by (value, isMax) — quicksort with a median-of-three pivot and an explicit stack (Sedgewick's
+ * formulation), insertion sort for short runs — before one sweep finds its pairs.
+ */
+
+const sortStack = new Int32Array(128);
+
+/** Sorts endpoints `[first, last]` by (value, isMax) in place: quicksort, insertion sort for short runs. */
+export function sortEndpoints(v: Float64Array, t: Int32Array, first: number, last: number): void {
+  let top = 0;
+  sortStack[top++] = first;
+  sortStack[top++] = last;
+  while (top > 0) {
+    let hi = sortStack[--top];
+    let lo = sortStack[--top];
+    while (hi - lo > 24) {
+      const mid = (lo + hi) >>> 1;
+      // Median of three as pivot.
+      const a = v[lo];
+      const b = v[mid];
+      const c = v[hi];
+      const m = a < b ? (b < c ? mid : a < c ? hi : lo) : a < c ? lo : b < c ? hi : mid;
+      const pv = v[m];
+      const pf = t[m] & 1;
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (v[i] < pv || (v[i] === pv && (t[i] & 1) < pf)) i++;
+        while (v[j] > pv || (v[j] === pv && (t[j] & 1) > pf)) j--;
+        if (i <= j) {
+          const tv = v[i];
+          v[i] = v[j];
+          v[j] = tv;
+          const tt = t[i];
+          t[i] = t[j];
+          t[j] = tt;
+          i++;
+          j--;
+        }
+      }
+      // Loop on the smaller side, push the larger: the stack stays under 2·log2(n) entries.
+      if (j - lo < hi - i) {
+        sortStack[top++] = i;
+        sortStack[top++] = hi;
+        hi = j;
+      } else {
+        sortStack[top++] = lo;
+        sortStack[top++] = j;
+        lo = i;
+      }
+    }
+    for (let i = lo + 1; i <= hi; i++) {
+      const value = v[i];
+      const token = t[i];
+      const f = token & 1;
+      let j = i - 1;
+      while (j >= lo && (v[j] > value || (v[j] === value && (t[j] & 1) > f))) {
+        v[j + 1] = v[j];
+        t[j + 1] = t[j];
+        j--;
+      }
+      v[j + 1] = value;
+      t[j + 1] = token;
+    }
+  }
+}

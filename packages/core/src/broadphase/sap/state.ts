@@ -1,0 +1,183 @@
+/**
+ * The data of `SweepAndPrune`, in one place: every typed array of the structure, what it holds, and
+ * how it grows — the counterpart of Box2D v3's `b2BroadPhase` struct. The behaviour is added in layers,
+ * one concept per file, each a subclass of the one before:
+ *
+ *     SapState (this file: the data)
+ *       → SapRegions     (regions.ts: the grid, its cells and their regions)
+ *       → SapLists       (endpointLists.ts: sorted endpoint lists, the one sift, sweeps, the swap rule)
+ *       → SapEntries     (entries.ts: a box's entries, memberships, renumbering)
+ *       → SapPasses      (passes.ts: how an update moves boxes)
+ *       → SapQueries     (queries.ts: queryBounds)
+ *       → SweepAndPrune  (SweepAndPrune.ts: the public class, `update()`)
+ *
+ * so every method reads the arrays as fields of one object, as the single class did (no extra
+ * indirection on the hot paths). The invariant checks behind the `validate` option live apart, in
+ * invariants.ts. Record layouts (tokens, endpoint positions, list starts) are in layout.ts.
+ *
+ * Data layout (structure of arrays, no object per region or entry): `listed` holds each box's bounds
+ * as the lists hold them; entries (one per box per region) have `entryObject`, `entryRegion`,
+ * `entryNext` (the box's list of entries) and `where` (the arena index of each endpoint); a region owns
+ * a block of the endpoint arena (endpointArena.ts, from `regionStart`) in which each axis's list
+ * `[listFirst, listFirst + regionLength)` floats with room on both sides. The per-axis `values[k]`
+ * (Float64Array) and `tokens[k]` (Int32Array) are sorted by (value, isMax).
+ */
+import { growArray } from '../../growArray.js';
+import { PairedBroadphase } from '../pairedBroadphase.js';
+import type { Dimensions } from '../types.js';
+import { CellGrid } from './cellGrid.js';
+import { EndpointArena } from './endpointArena.js';
+import type { SapSettings } from './options.js';
+
+/** Every array of the sweep and prune; the layers above add the behaviour. */
+export abstract class SapState extends PairedBroadphase {
+  protected readonly validateEachUpdate: boolean;
+  protected readonly autoGrid: boolean;
+  protected readonly autoGridThreshold: number;
+  protected readonly objectsPerCell: number;
+  protected readonly maxCellsPerObject: number;
+  protected readonly passShare: number;
+  protected readonly rebuildShare: number;
+  /** Current cell edge (Infinity: one cell). */
+  protected cellSize: number;
+  /** 1 / cellSize: cells are found by a multiplication (every cell lookup uses the same one). */
+  protected inverseCell: number;
+
+  // Per box (slot).
+  /** Each box's bounds as the lists hold them (2·D numbers per slot, mins then maxes). */
+  protected listed: Float64Array;
+  /** Cell range per box: lowest cell index per axis, then highest. */
+  protected cells: Float64Array;
+  /** 1 while the box is in the lists (inserted and brought in by an update, not removed). */
+  protected inLists: Uint8Array;
+  /** 1 while the box is big (in the global region). */
+  protected big: Uint8Array;
+  /** The box's first entry (-1: none); the rest follow through `entryNext`. */
+  protected firstEntry: Int32Array;
+  /** Boxes moved since the last update (`dirtyFlag` marks them). */
+  protected dirty: Int32Array;
+  protected dirtyFlag: Uint8Array;
+  protected dirtyCount = 0;
+  /** Slots inserted since the last update. */
+  protected inserted: Int32Array;
+  protected insertedCount = 0;
+  /** Listed slots removed since the last update. */
+  protected removed: Int32Array;
+  protected removedCount = 0;
+  /** The big boxes' slots. */
+  protected bigSlots = new Int32Array(16);
+  protected bigCount = 0;
+  /** Stamps a box as reported by the current query. */
+  protected queryStamp: Int32Array;
+  protected queryCounter = 0;
+
+  // Per entry (a box in a region).
+  protected entryObject: Int32Array = new Int32Array(64);
+  protected entryRegion: Int32Array = new Int32Array(64);
+  protected entryNext: Int32Array = new Int32Array(64);
+  protected entryStamp: Int32Array = new Int32Array(64);
+  /** Arena index of each entry's endpoints (layout.ts, `whereAt`). */
+  protected where: Int32Array;
+  protected freeEntries = new Int32Array(64);
+  protected freeEntryCount = 0;
+  protected entriesUsed = 0;
+  protected stamp = 0;
+  /** Entries made since the entries were last renumbered in slot order. */
+  protected entriesMade = 0;
+  /** Second copies of the per-entry arrays, written by the renumbering and swapped in. */
+  protected spareObject: Int32Array = new Int32Array(0);
+  protected spareRegion: Int32Array = new Int32Array(0);
+  protected spareNext: Int32Array = new Int32Array(0);
+  protected spareStamp: Int32Array = new Int32Array(0);
+  protected spareWhere: Int32Array = new Int32Array(0);
+
+  // Regions: blocks of the endpoint arena, described by typed arrays.
+  protected readonly arena: EndpointArena;
+  /** Start of each region's block in the arena (-1: region free). */
+  protected regionStart = new Int32Array(16);
+  /**
+   * Where each region's list of axis k starts (layout.ts, `listAt`): each list floats in its block with
+   * room on both sides, so an endpoint is added or removed by shifting the shorter side of the list.
+   */
+  protected listFirst = new Int32Array(48);
+  /** Size class of each region's block. */
+  protected regionClass = new Uint8Array(16);
+  /** Endpoints in each of the region's lists (2 × entries). */
+  protected regionLength = new Int32Array(16);
+  /** Cell coordinates (unused for the global region), three per region. */
+  protected regionCell = new Float64Array(48);
+  /** 1 while a region filled from empty during this update waits, unsorted, for its sort-and-sweep. */
+  protected regionBulk = new Uint8Array(16);
+  /** Entries of small boxes; a cell region with none left is released (big boxes need no cell alone). */
+  protected regionSmall = new Int32Array(16);
+  /** Marks a region as touched by the current batch of moves. */
+  protected regionStamp = new Int32Array(16);
+  protected regionsUsed = 0;
+  protected freeRegions = new Int32Array(16);
+  protected freeRegionCount = 0;
+  protected readonly grid: CellGrid;
+  /** Regions touched by the current batch of moves. */
+  protected touched = new Int32Array(16);
+  /** Regions filled from empty during this update, waiting for their sort-and-sweep. */
+  protected bulkRegions = new Int32Array(16);
+  protected bulkCount = 0;
+  /** Regions left without small boxes during this update (released at its end). */
+  protected emptied = new Int32Array(16);
+  protected emptiedCount = 0;
+  /** Min/max swaps of the current sift or pass (token pairs, left then right), for the swap rule. */
+  protected swaps = new Int32Array(256);
+  protected swapCount = 0;
+  /** Scratch for sweeps: open entries and each entry's index among them. */
+  protected active = new Int32Array(16);
+  protected activeIndex = new Int32Array(64);
+
+  protected constructor(dimensions: Dimensions, settings: SapSettings) {
+    super(dimensions, settings.initialCapacity, 'SweepAndPrune');
+    const d = dimensions;
+    this.validateEachUpdate = settings.validate;
+    this.autoGrid = settings.autoGrid;
+    this.cellSize = settings.cellSize;
+    this.inverseCell = 1 / this.cellSize;
+    this.autoGridThreshold = settings.autoGridThreshold;
+    this.objectsPerCell = settings.objectsPerCell;
+    this.maxCellsPerObject = settings.maxCellsPerObject;
+    this.passShare = settings.passShare;
+    this.rebuildShare = settings.rebuildShare;
+    const c = this.store.capacity;
+    this.listed = new Float64Array(2 * d * c);
+    this.cells = new Float64Array(2 * d * c);
+    this.inLists = new Uint8Array(c);
+    this.big = new Uint8Array(c);
+    this.firstEntry = new Int32Array(c).fill(-1);
+    this.dirty = new Int32Array(c);
+    this.dirtyFlag = new Uint8Array(c);
+    this.inserted = new Int32Array(c);
+    this.removed = new Int32Array(c);
+    this.queryStamp = new Int32Array(c);
+    this.grid = new CellGrid(d);
+    this.where = new Int32Array(this.entryObject.length * 2 * d);
+    this.arena = new EndpointArena(d);
+  }
+
+  /** Grows the per-slot arrays with the proxy store. */
+  protected grow(capacity: number): void {
+    const d = this.dimensions;
+    this.listed = growArray(this.listed, 2 * d * capacity);
+    this.cells = growArray(this.cells, 2 * d * capacity);
+    this.inLists = growArray(this.inLists, capacity);
+    this.big = growArray(this.big, capacity);
+    const first = growArray(this.firstEntry, capacity);
+    first.fill(-1, this.firstEntry.length);
+    this.firstEntry = first;
+    this.dirty = growArray(this.dirty, capacity);
+    this.dirtyFlag = growArray(this.dirtyFlag, capacity);
+    this.inserted = growArray(this.inserted, capacity);
+    this.removed = growArray(this.removed, capacity);
+    this.queryStamp = growArray(this.queryStamp, capacity);
+  }
+
+  /** Adds box `slot` to region r (entries.ts); returns the entry. */
+  protected abstract addEntry(slot: number, r: number): number;
+  /** Removes entry e from its region and its box (entries.ts). */
+  protected abstract removeEntry(e: number): void;
+}

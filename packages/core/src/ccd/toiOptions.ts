@@ -1,0 +1,164 @@
+/**
+ * Options, limits and argument checks of the time-of-impact queries: the defaults, the magnitude range
+ * the distance kernels support, and the per-call tolerances derived from the prepared sides.
+ *
+ * The tolerance and target distance follow conservative advancement as Mirtich (1996) and Box2D's time
+ * of impact use it: advance until the distance is within `tolerance`, each step aiming to leave half of
+ * it. The approach threshold is relative to the bound on the closing speed (the hard-rigid-body
+ * event-driven MD paper, Eq. 32).
+ */
+import { checkNonNegative } from '../math/validate.js';
+import { CORE, DT, KIND_BOX, KIND_MESH, KIND_SPHERE, LB, OBB, P0, RAD, SIZE, sides, VD, WL } from './side.js';
+import { PARAMS, Param } from './toiRecords.js';
+import type { CcdShape, CcdShape2D, TimeOfImpactOptions } from './types.js';
+
+/** Default iteration cap of {@link timeOfImpact}. */
+export const TOI_MAX_ITERATIONS = 128;
+/** Default tolerance as a fraction of the smaller shape's size. */
+export const TOI_RELATIVE_TOLERANCE = 1e-3;
+/**
+ * The largest magnitude (2^200 ≈ 1.6e60) of a position coordinate, a displacement over the frame
+ * (velocity × dt), a radius, a half extent or a mesh's size that {@link timeOfImpact} accepts: GJK's
+ * determinants are products of up to four coordinate differences, which stay finite (and the answers
+ * scale-invariant) far below the double range there. Larger values throw a RangeError naming the body.
+ */
+export const TOI_MAGNITUDE_LIMIT = 2 ** 200;
+
+/** The result record as the advancement writes it (3-D or 2-D vectors). */
+export interface RawOut {
+  status: number;
+  t: number;
+  normal: Float64Array;
+  point: Float64Array;
+  pointA: Float64Array;
+  pointB: Float64Array;
+  distance: number;
+  iterations: number;
+}
+
+/**
+ * Checks `options` and sets the frame length (`DT`); returns the iteration cap. Throws a TypeError or
+ * RangeError naming the option.
+ */
+export function readOptions(fn: string, options: TimeOfImpactOptions): number {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`${fn}: options must be an object with at least { dt }`);
+  }
+  const dt = options.dt;
+  if (!(typeof dt === 'number' && dt >= 0 && dt - dt === 0)) checkNonNegative(fn, 'options.dt', dt);
+  DT[0] = dt;
+  let maxIterations = TOI_MAX_ITERATIONS;
+  if (options.maxIterations !== undefined) {
+    maxIterations = options.maxIterations;
+    if (!Number.isInteger(maxIterations) || maxIterations < 1) {
+      throw new RangeError(
+        `${fn}: options.maxIterations must be an integer >= 1, got ${String(maxIterations)}`,
+      );
+    }
+  }
+  if (options.tolerance !== undefined) {
+    const tol = options.tolerance;
+    if (typeof tol !== 'number' || !Number.isFinite(tol) || !(tol > 0)) {
+      throw new RangeError(`${fn}: options.tolerance must be a finite number > 0, got ${String(tol)}`);
+    }
+  }
+  return maxIterations;
+}
+
+/** Throws a TypeError unless `out` is a result record with `dim`-vectors. */
+export function checkOut(fn: string, out: RawOut, dim: number): void {
+  if (
+    out === null ||
+    typeof out !== 'object' ||
+    !(out.normal instanceof Float64Array) ||
+    out.normal.length < dim ||
+    !(out.point instanceof Float64Array) ||
+    out.point.length < dim ||
+    !(out.pointA instanceof Float64Array) ||
+    out.pointA.length < dim ||
+    !(out.pointB instanceof Float64Array) ||
+    out.pointB.length < dim
+  ) {
+    throw new TypeError(
+      `${fn}: out must be a result record from createTimeOfImpactResult${dim === 2 ? '2D' : ''}()`,
+    );
+  }
+}
+
+/**
+ * Kind order for the pair dispatch: sphere (circle) < box < mesh, so a mesh is always side B. Unknown
+ * kinds sort first; `prepareSide` rejects them with a message.
+ */
+export function kindOf(shape: CcdShape | CcdShape2D): number {
+  if (shape === null || typeof shape !== 'object') return -1;
+  const k = shape.kind;
+  return k === 'sphere' || k === 'circle'
+    ? KIND_SPHERE
+    : k === 'box'
+      ? KIND_BOX
+      : k === 'mesh'
+        ? KIND_MESH
+        : -1;
+}
+
+/**
+ * Throws a RangeError unless every magnitude of the prepared side `i` (body `shape`/`motion`) is within
+ * {@link TOI_MAGNITUDE_LIMIT}.
+ */
+export function checkMagnitudes(fn: string, i: number, shape: string, motion: string): void {
+  const S = sides[i];
+  const limit = TOI_MAGNITUDE_LIMIT;
+  for (let k = 0; k < 3; k++) {
+    if (!(Math.abs(S[P0 + k]) <= limit) || !(Math.abs(S[OBB + k]) <= limit)) {
+      throw new RangeError(
+        `${fn}: ${motion}'s position (${S[P0 + k]} on axis ${k}) is beyond ±${limit.toExponential(2)}, the range time of impact supports`,
+      );
+    }
+    if (!(Math.abs(S[VD + k]) <= limit)) {
+      throw new RangeError(
+        `${fn}: ${motion}'s velocity × dt (${S[VD + k]} on axis ${k}) is beyond ±${limit.toExponential(2)}, the range time of impact supports`,
+      );
+    }
+  }
+  const size = Math.max(S[RAD], S[OBB + 12], S[OBB + 13], S[OBB + 14], S[CORE], S[SIZE], S[LB], S[WL]);
+  if (!(size <= limit)) {
+    throw new RangeError(
+      `${fn}: ${shape}'s size (${size}) is beyond ${limit.toExponential(2)}, the range time of impact supports`,
+    );
+  }
+}
+
+/**
+ * Sets the tolerance, target distance and approach threshold in `PARAMS` from the prepared sides and
+ * the options: by default {@link TOI_RELATIVE_TOLERANCE} of the smaller shape's size, and no less than
+ * 1e-9 of the coordinates' magnitude (what the distance kernels can resolve there).
+ */
+export function setTolerances(options: TimeOfImpactOptions): void {
+  const A = sides[0];
+  const B = sides[1];
+  let tol = options.tolerance;
+  if (tol === undefined) {
+    const sa = A[SIZE];
+    const sb = B[SIZE];
+    const size = sa > 0 && sb > 0 ? Math.min(sa, sb) : Math.max(sa, sb);
+    let scale = 1;
+    for (let i = 0; i < 3; i++) {
+      scale = Math.max(
+        scale,
+        Math.abs(A[P0 + i]),
+        Math.abs(B[P0 + i]),
+        Math.abs(A[P0 + i] + A[VD + i]),
+        Math.abs(B[P0 + i] + B[VD + i]),
+      );
+    }
+    tol = Math.max(TOI_RELATIVE_TOLERANCE * size, 1e-9 * scale);
+  }
+  PARAMS[Param.Tolerance] = tol;
+  PARAMS[Param.Target] = 0.5 * tol;
+  const speed =
+    Math.sqrt(A[VD] * A[VD] + A[VD + 1] * A[VD + 1] + A[VD + 2] * A[VD + 2]) +
+    Math.sqrt(B[VD] * B[VD] + B[VD + 1] * B[VD + 1] + B[VD + 2] * B[VD + 2]) +
+    A[WL] +
+    B[WL];
+  PARAMS[Param.ApproachEps] = 1e-9 * speed;
+}

@@ -1,0 +1,65 @@
+/**
+ * Option, query and statistics types of the GPU triangle pass (`GpuMeshMesh`), which follows the
+ * Project Oort collision write-up (GPU section) and Möller's triangle–triangle test (1997).
+ */
+import type { MeshMeshResult } from '../bvh/index.js';
+import type { GpuDeviceOptions } from './device.js';
+
+/** Options of `GpuMeshMesh.create`. */
+export interface GpuMeshMeshOptions extends GpuDeviceOptions {
+  /**
+   * The CPU descent stops at node pairs holding at most this many triangles each; every pair of
+   * their triangles goes to the GPU. Default 256 (the write-up used 1 024 a leaf).
+   */
+  blockSize?: number;
+  /**
+   * `true` (default): pairs the shader flags as within its float32 error bound are re-tested on the
+   * CPU in float64, so the answer equals the CPU query's. `false`: the shader's float32 answer is
+   * taken (tolerance 2⁻²⁰ of the coordinate scale), no CPU re-test.
+   */
+  exact?: boolean;
+  /** Never use the GPU (the CPU query only), for comparisons. */
+  forceCpu?: boolean;
+}
+
+/** Options of one `GpuMeshMesh.pairs` query. */
+export interface GpuPairsOptions {
+  /**
+   * Test every triangle of A against every triangle of B, without the BVHs — for deforming meshes
+   * whose trees were not refitted (positions come from `GpuMeshMesh.updateMesh`). On the CPU backend
+   * `meshMeshBruteForce` runs instead, which reads the tree's triangle copy: refit first.
+   */
+  bruteForce?: boolean;
+}
+
+/** One query of `GpuMeshMesh.pairsBatch`: the arguments of `GpuMeshMesh.pairs` as one object. */
+export interface GpuPairQuery extends GpuPairsOptions {
+  /** Handle of mesh A (from `addMesh`). */
+  a: number;
+  /** Column-major 4×4 of A, `null` for identity. */
+  matrixA: ArrayLike<number> | null;
+  /** Handle of mesh B. */
+  b: number;
+  /** Column-major 4×4 of B, `null` for identity. */
+  matrixB: ArrayLike<number> | null;
+  /** Receives the pairs and hit data; one distinct result per query of a batch. */
+  result: MeshMeshResult;
+}
+
+/** Counters of the last `GpuMeshMesh.pairs` or `pairsBatch` call (summed over a batch). */
+export interface GpuPassStats {
+  /** Triangle pairs the GPU tested. */
+  candidatePairs: number;
+  /** Blocks (node pairs) listed by the CPU descent, and its node tests. */
+  blocks: number;
+  nodeTests: number;
+  /** Compute dispatches (at least one per query with candidates; one per 2³⁰ pairs). */
+  dispatches: number;
+  /** Pairs the GPU wrote back (hits and flagged ones), and how many of them were flagged. */
+  written: number;
+  uncertain: number;
+  /** Flagged pairs the float64 re-test found intersecting. */
+  uncertainHits: number;
+  /** Times the output buffer was too small and the pass ran again. */
+  reruns: number;
+}
