@@ -34,10 +34,13 @@
  * does and returns the same bodies in the same order.
  */
 import {
+  BodyTable,
+  type BodyTableHooks,
   growArray,
+  NO_PROXY,
   Octree,
   type OctreeOptions,
-  SLOT_MASK,
+  PairOrder,
   SweepAndPrune,
   type SweepAndPruneOptions,
 } from '@sieve/core';
@@ -67,15 +70,11 @@ export interface SieveBroadphaseOptions {
   margin?: number;
 }
 
-const NO_HANDLE = -1;
 /** Relative padding of a sphere box: far above the few ulps cannon's formula can round by. */
 const PAD = 2 ** -44;
 const STATIC = Body.STATIC;
 const SLEEPING = Body.SLEEPING;
 const stockNeed = Broadphase.prototype.needBroadphaseCollision;
-
-/** The Sieve broadphase interface plus the batched calls both SweepAndPrune and Octree have. */
-type Tree = SweepAndPrune | Octree;
 
 /** cannon-es `Broadphase` with `NaiveBroadphase`'s pairs, on Sieve's incremental sweep and prune. */
 export class SieveBroadphase extends Broadphase {
@@ -86,47 +85,27 @@ export class SieveBroadphase extends Broadphase {
   private readonly hugeExtent: number;
   private readonly margin: number;
   private readonly options: SieveBroadphaseOptions;
-  private tree: Tree;
+  private tree: SweepAndPrune | Octree;
   /** Whether the tree holds the bodies (false while the world is small), and in which mode. */
   private treeOn = false;
   private treeBoxes = false;
 
-  // Records: one per tracked body.
-  private recBody: (Body | null)[] = [];
-  private recHandle = new Int32Array(64);
-  /** The proxy's (fat) box in the tree, min x, y, z, max x, y, z; for untreed bodies their own box. */
-  private fat = new Float64Array(6 * 64);
+  /**
+   * One record per tracked body (core's engine seam): the body, its proxy, and in `boxes` the proxy's
+   * (fat) box — for untreed bodies their own box.
+   */
+  private readonly table: BodyTable<Body>;
   /** What cannon's test reads: x, y, z, boundingRadius (spheres) or the AABB (boxes). */
-  private exact = new Float64Array(6 * 64);
-  private recGroup = new Int32Array(64);
-  private recMask = new Int32Array(64);
+  private exact = new Float64Array(0);
+  private recGroup = new Int32Array(0);
+  private recMask = new Int32Array(0);
   /** Static or sleeping (`needBroadphaseCollision` skips a pair of two such bodies). */
-  private recStill = new Uint8Array(64);
-  private recStamp = new Int32Array(64);
-  /** Position in `world.bodies` at the last sync. */
-  private recIndex = new Int32Array(64);
-  /** Record of each position in `world.bodies` at the last sync. */
-  private recAt = new Int32Array(64);
+  private recStill = new Uint8Array(0);
   /** Position in the list of special (untreed) bodies, or -1. */
-  private recSpecial = new Int32Array(64);
-  private recFree: number[] = [];
-  private recUsed = 0;
-  private live = 0;
-  /** body.id → record (or -1). */
-  private recOfId = new Int32Array(64).fill(-1);
-  /** Tree slot → record. */
-  private recOfSlot = new Int32Array(64);
+  private recSpecial = new Int32Array(0);
   private specials: number[] = [];
-  private stamp = 0;
-
-  // Per-step scratch.
-  private moveHandles = new Int32Array(64);
-  private moveBounds = new Float64Array(6 * 64);
-  private pairHi = new Int32Array(64);
-  private pairLo = new Int32Array(64);
-  private tmpHi = new Int32Array(64);
-  private tmpLo = new Int32Array(64);
-  private counts = new Int32Array(64);
+  /** The pairs kept this step, keyed (later body's index, earlier body's index): Naive's order. */
+  private readonly order = new PairOrder();
   /** Candidate pairs the tree reported at the last `collisionPairs` (before the exact test). */
   rawPairCount = 0;
 
@@ -155,11 +134,25 @@ export class SieveBroadphase extends Broadphase {
     this.options = options;
     this.useBoundingBoxes = options.useBoundingBoxes ?? false;
     this.tree = this.makeTree();
+    const hooks: BodyTableHooks = {
+      grow: (capacity) => {
+        this.exact = growArray(this.exact, 6 * capacity);
+        this.recGroup = growArray(this.recGroup, capacity);
+        this.recMask = growArray(this.recMask, capacity);
+        this.recStill = growArray(this.recStill, capacity);
+        this.recSpecial = growArray(this.recSpecial, capacity);
+      },
+      added: (r) => {
+        this.recSpecial[r] = -1;
+      },
+      removed: (r) => this.removeSpecial(r),
+    };
+    this.table = new BodyTable<Body>(this.tree, hooks);
   }
 
   /** Bodies tracked by the tree (equals `world.bodies.length` after a sync; 0 while on Naive's loop). */
   get bodyCount(): number {
-    return this.live;
+    return this.table.live;
   }
 
   /** Bodies kept out of the tree (planes, huge or invalid boxes). */
@@ -168,7 +161,7 @@ export class SieveBroadphase extends Broadphase {
   }
 
   /** The Sieve broadphase behind this one (read-only use: statistics, debugging). */
-  get sieve(): Tree {
+  get sieve(): SweepAndPrune | Octree {
     return this.tree;
   }
 
@@ -178,7 +171,7 @@ export class SieveBroadphase extends Broadphase {
    * world on Naive's loop). For this package's bullets.
    */
   get recBounds(): Float64Array | null {
-    return this.treeOn && this.treeBoxes ? this.fat : null;
+    return this.treeOn && this.treeBoxes ? this.table.boxes : null;
   }
 
   override setWorld(world: World): void {
@@ -205,46 +198,47 @@ export class SieveBroadphase extends Broadphase {
     }
     this.sync(world);
     const custom = this.needBroadphaseCollision !== stockNeed;
-    const recIndex = this.recIndex;
-    const recOfSlot = this.recOfSlot;
-    let count = 0;
-    // Candidates from the tree, through cannon's filter and exact test.
-    const pairs = this.tree.pairBuffers().pairs;
-    const np = this.tree.pairCount;
+    const table = this.table;
+    const index = table.index;
+    const order = this.order;
+    order.clear();
+    // Candidates from the tree (as records), through cannon's filter and exact test.
+    const pairs = table.pairRecords();
+    const np = table.pairCount;
     this.rawPairCount = np;
-    if (this.pairHi.length < np + 16) this.growPairs(np + 16);
+    order.reserve(np + 16);
     for (let k = 0; k < np; k++) {
-      const a = recOfSlot[pairs[2 * k] & SLOT_MASK];
-      const b = recOfSlot[pairs[2 * k + 1] & SLOT_MASK];
-      if (recIndex[a] > recIndex[b] ? this.keep(a, b, custom) : this.keep(b, a, custom)) {
-        this.pairHi[count] = Math.max(recIndex[a], recIndex[b]);
-        this.pairLo[count] = Math.min(recIndex[a], recIndex[b]);
-        count++;
+      const a = pairs[2 * k];
+      const b = pairs[2 * k + 1];
+      const ia = index[a];
+      const ib = index[b];
+      if (ia > ib ? this.keep(a, b, custom) : this.keep(b, a, custom)) {
+        order.push(ia > ib ? ia : ib, ia > ib ? ib : ia);
       }
     }
     // Special bodies against every body (and each other once).
     const specials = this.specials;
+    const at = table.at;
     for (let s = 0; s < specials.length; s++) {
       const rs = specials[s];
-      const is = recIndex[rs];
+      const is = index[rs];
       for (let i = 0; i < n; i++) {
         if (i === is) continue;
-        const r = this.recAt[i];
+        const r = at[i];
         // Another special body: pair it once, from the one earlier in the list.
         if (this.recSpecial[r] >= 0 && this.recSpecial[r] <= s) continue;
         if (!(is > i ? this.keep(rs, r, custom) : this.keep(r, rs, custom))) continue;
-        if (count === this.pairHi.length) this.growPairs(count + 1);
-        this.pairHi[count] = Math.max(is, i);
-        this.pairLo[count] = Math.min(is, i);
-        count++;
+        order.push(is > i ? is : i, is > i ? i : is);
       }
     }
-    this.sortPairs(count, n);
-    const sh = this.pairHi;
-    const sl = this.pairLo;
-    for (let k = 0; k < count; k++) {
-      p1.push(bodies[sh[k]]);
-      p2.push(bodies[sl[k]]);
+    // Naive's order: by the later body's index, then the earlier one's.
+    const sorted = order.sort(n);
+    const hi = order.first;
+    const lo = order.second;
+    for (let k = 0; k < order.count; k++) {
+      const e = sorted[k];
+      p1.push(bodies[hi[e]]);
+      p2.push(bodies[lo[e]]);
     }
   }
 
@@ -272,96 +266,90 @@ export class SieveBroadphase extends Broadphase {
     if (this.treeOn && boxes !== this.treeBoxes) this.clear();
     this.treeOn = true;
     this.treeBoxes = boxes;
-    const stamp = ++this.stamp;
-    if (this.recAt.length < bodies.length) this.recAt = new Int32Array(2 * bodies.length);
+    const table = this.table;
+    const n = bodies.length;
+    table.beginPass(n);
     const huge = this.hugeExtent;
     const margin = this.margin;
-    let moves = 0;
-    for (let i = 0; i < bodies.length; i++) {
+    for (let i = 0; i < n; i++) {
       const body = bodies[i];
-      const id = body.id;
-      if (id >= this.recOfId.length) {
-        const old = this.recOfId.length;
-        this.recOfId = growArray(this.recOfId, id + 1);
-        this.recOfId.fill(-1, old);
-      }
-      let r = this.recOfId[id];
-      if (r >= 0 && this.recBody[r] !== body) r = -1; // a foreign body with a reused id
-      const added = r < 0;
-      if (added) r = this.addRecord(body);
-      this.recIndex[r] = i;
-      this.recAt[i] = r;
-      this.recStamp[r] = stamp;
+      const r = table.visit(body, body.id, i);
       this.recGroup[r] = body.collisionFilterGroup | 0;
       this.recMask[r] = body.collisionFilterMask | 0;
       this.recStill[r] = (body.type & STATIC) !== 0 || body.sleepState === SLEEPING ? 1 : 0;
       const o = 6 * r;
       const ex = this.exact;
-      const fat = this.fat;
-      // The body's own box into BOX, and how far its fat box reaches past it.
+      // The body's own box (x0 … z1), and how far its fat box reaches past it.
+      let x0: number;
+      let y0: number;
+      let z0: number;
+      let x1: number;
+      let y1: number;
+      let z1: number;
       let reach: number;
       if (boxes) {
         if (body.aabbNeedsUpdate) body.updateAABB();
         const l = body.aabb.lowerBound;
         const u = body.aabb.upperBound;
-        BOX[0] = ex[o] = l.x;
-        BOX[1] = ex[o + 1] = l.y;
-        BOX[2] = ex[o + 2] = l.z;
-        BOX[3] = ex[o + 3] = u.x;
-        BOX[4] = ex[o + 4] = u.y;
-        BOX[5] = ex[o + 5] = u.z;
-        reach = 0.5 * Math.max(BOX[3] - BOX[0], BOX[4] - BOX[1], BOX[5] - BOX[2]);
+        x0 = ex[o] = l.x;
+        y0 = ex[o + 1] = l.y;
+        z0 = ex[o + 2] = l.z;
+        x1 = ex[o + 3] = u.x;
+        y1 = ex[o + 4] = u.y;
+        z1 = ex[o + 5] = u.z;
+        reach = 0.5 * Math.max(x1 - x0, y1 - y0, z1 - z0);
       } else {
         const p = body.position;
         const rad = body.boundingRadius;
-        ex[o] = p.x;
-        ex[o + 1] = p.y;
-        ex[o + 2] = p.z;
+        const px = (ex[o] = p.x);
+        const py = (ex[o + 1] = p.y);
+        const pz = (ex[o + 2] = p.z);
         ex[o + 3] = rad;
         // (x − r) − e is below x − r by far more than its two roundings: an outward-rounded box.
-        const e = (Math.max(Math.abs(p.x), Math.abs(p.y), Math.abs(p.z)) + rad) * PAD;
-        for (let k = 0; k < 3; k++) {
-          BOX[k] = ex[o + k] - rad - e;
-          BOX[k + 3] = ex[o + k] + rad + e;
-        }
+        const e = (Math.max(Math.abs(px), Math.abs(py), Math.abs(pz)) + rad) * PAD;
+        x0 = px - rad - e;
+        y0 = py - rad - e;
+        z0 = pz - rad - e;
+        x1 = px + rad + e;
+        y1 = py + rad + e;
+        z1 = pz + rad + e;
         reach = rad >= 0 ? rad : Number.NaN;
       }
-      const fits = reach >= 0 && isTreeBox(BOX, huge);
-      const inTree = !added && this.recHandle[r] !== NO_HANDLE;
-      if (inTree && fits && contains(fat, o, BOX)) continue; // still inside its fat box: nothing moves
-      const m = fits ? margin * reach : 0;
-      for (let k = 0; k < 3; k++) {
-        fat[o + k] = BOX[k] - m;
-        fat[o + 3 + k] = BOX[k + 3] + m;
+      const fits = reach >= 0 && fitsTree(x0, x1, huge) && fitsTree(y0, y1, huge) && fitsTree(z0, z1, huge);
+      const inTree = table.handles[r] !== NO_PROXY;
+      const fat = table.boxes;
+      if (
+        inTree &&
+        fits &&
+        fat[o] <= x0 &&
+        fat[o + 1] <= y0 &&
+        fat[o + 2] <= z0 &&
+        fat[o + 3] >= x1 &&
+        fat[o + 4] >= y1 &&
+        fat[o + 5] >= z1
+      ) {
+        continue; // still inside its fat box: nothing moves
       }
-      if (inTree && fits) {
-        if (moves === this.moveHandles.length) {
-          this.moveHandles = growArray(this.moveHandles, moves + 1);
-          this.moveBounds = growArray(this.moveBounds, 6 * (moves + 1));
-        }
-        this.moveHandles[moves] = this.recHandle[r];
-        const mo = 6 * moves;
-        for (let k = 0; k < 6; k++) this.moveBounds[mo + k] = fat[o + k];
-        moves++;
+      const m = fits ? margin * reach : 0;
+      fat[o] = x0 - m;
+      fat[o + 1] = y0 - m;
+      fat[o + 2] = z0 - m;
+      fat[o + 3] = x1 + m;
+      fat[o + 4] = y1 + m;
+      fat[o + 5] = z1 + m;
+      if (fits) {
+        if (!inTree) this.removeSpecial(r);
+        table.place(r); // a move into the batch, or a new proxy
       } else if (inTree) {
-        this.tree.remove(this.recHandle[r]);
-        this.recHandle[r] = NO_HANDLE;
+        table.unplace(r);
         this.addSpecial(r);
-      } else if (fits) {
-        this.removeSpecial(r);
-        this.insertProxy(r);
       } else if (this.recSpecial[r] < 0) {
         this.addSpecial(r);
       }
     }
-    // Bodies gone from the world: every live record not stamped by this pass.
-    if (this.live !== bodies.length) {
-      for (let r = 0; r < this.recUsed; r++) {
-        if (this.recBody[r] !== null && this.recStamp[r] !== stamp) this.removeRecord(r);
-      }
-    }
-    if (moves > 0) this.tree.moveMany(this.moveHandles, this.moveBounds, moves);
-    this.tree.update();
+    // Bodies gone from the world (records no pass visited) lose their records and proxies.
+    table.endPass(n);
+    table.commit();
     this.dirty = false;
   }
 
@@ -371,7 +359,8 @@ export class SieveBroadphase extends Broadphase {
    */
   private keep(hi: number, lo: number, custom: boolean): boolean {
     if (custom) {
-      if (!this.needBroadphaseCollision(this.recBody[hi] as Body, this.recBody[lo] as Body)) return false;
+      const recBody = this.table.bodies;
+      if (!this.needBroadphaseCollision(recBody[hi] as Body, recBody[lo] as Body)) return false;
     } else if (
       (this.recGroup[hi] & this.recMask[lo]) === 0 ||
       (this.recGroup[lo] & this.recMask[hi]) === 0 ||
@@ -425,60 +414,16 @@ export class SieveBroadphase extends Broadphase {
     }
   }
 
-  private makeTree(): Tree {
+  private makeTree(): SweepAndPrune | Octree {
     if (this.kind === 'octree') return new Octree({ ...this.options.octree, dimensions: 3 });
     return new SweepAndPrune({ ...this.options.sap, dimensions: 3 });
   }
 
   private clear(): void {
-    for (let r = 0; r < this.recUsed; r++) {
-      const body = this.recBody[r];
-      if (body !== null && this.recOfId[body.id] === r) this.recOfId[body.id] = -1;
-    }
-    this.recBody.length = 0;
-    this.recFree.length = 0;
-    this.recUsed = 0;
-    this.live = 0;
     this.specials.length = 0;
     this.treeOn = false;
     this.tree = this.makeTree();
-  }
-
-  private addRecord(body: Body): number {
-    let r: number;
-    if (this.recFree.length > 0) r = this.recFree.pop() as number;
-    else {
-      r = this.recUsed++;
-      if (r === this.recHandle.length) {
-        const n = r + 1;
-        this.recHandle = growArray(this.recHandle, n);
-        this.fat = growArray(this.fat, 6 * n);
-        this.exact = growArray(this.exact, 6 * n);
-        this.recGroup = growArray(this.recGroup, n);
-        this.recMask = growArray(this.recMask, n);
-        this.recStill = growArray(this.recStill, n);
-        this.recStamp = growArray(this.recStamp, n);
-        this.recIndex = growArray(this.recIndex, n);
-        this.recSpecial = growArray(this.recSpecial, n);
-      }
-    }
-    this.recBody[r] = body;
-    this.recHandle[r] = NO_HANDLE;
-    this.recSpecial[r] = -1;
-    this.recOfId[body.id] = r;
-    this.live++;
-    return r;
-  }
-
-  private removeRecord(r: number): void {
-    const body = this.recBody[r] as Body;
-    if (this.recHandle[r] !== NO_HANDLE) this.tree.remove(this.recHandle[r]);
-    else this.removeSpecial(r);
-    if (this.recOfId[body.id] === r) this.recOfId[body.id] = -1;
-    this.recBody[r] = null;
-    this.recHandle[r] = NO_HANDLE;
-    this.recFree.push(r);
-    this.live--;
+    this.table.reset(this.tree);
   }
 
   private addSpecial(r: number): void {
@@ -495,59 +440,6 @@ export class SieveBroadphase extends Broadphase {
       this.recSpecial[last] = at;
     }
     this.recSpecial[r] = -1;
-  }
-
-  /** Puts record `r`'s fat box in the tree. */
-  private insertProxy(r: number): void {
-    const o = 6 * r;
-    const h = this.tree.insert(this.fat.subarray(o, o + 6));
-    this.recHandle[r] = h;
-    const slot = h & SLOT_MASK;
-    this.recOfSlot = growArray(this.recOfSlot, slot + 1);
-    this.recOfSlot[slot] = r;
-  }
-
-  /**
-   * Sorts the pairs in `pairHi/pairLo[0, count)` by (hi, lo) ascending: counting sort by `lo`, then a
-   * stable counting sort by `hi` — the order of NaiveBroadphase's double loop.
-   */
-  private sortPairs(count: number, n: number): void {
-    if (count < 2) return;
-    if (this.counts.length < n + 1) this.counts = new Int32Array(2 * n + 2);
-    if (this.tmpHi.length < count) {
-      this.tmpHi = new Int32Array(this.pairHi.length);
-      this.tmpLo = new Int32Array(this.pairHi.length);
-    }
-    countingPass(this.pairLo, this.pairHi, this.tmpLo, this.tmpHi, count, n, this.counts);
-    countingPass(this.tmpHi, this.tmpLo, this.pairHi, this.pairLo, count, n, this.counts);
-  }
-
-  private growPairs(size: number): void {
-    this.pairHi = growArray(this.pairHi, size);
-    this.pairLo = growArray(this.pairLo, size);
-  }
-}
-
-/**
- * One stable counting-sort pass: reorders the pairs `(key[k], other[k])` by `key` into
- * `outKey/outOther`, so the second pass reads the first one's output.
- */
-function countingPass(
-  key: Int32Array,
-  other: Int32Array,
-  outKey: Int32Array,
-  outOther: Int32Array,
-  count: number,
-  n: number,
-  counts: Int32Array,
-): void {
-  counts.fill(0, 0, n + 1);
-  for (let k = 0; k < count; k++) counts[key[k] + 1]++;
-  for (let v = 0; v < n; v++) counts[v + 1] += counts[v];
-  for (let k = 0; k < count; k++) {
-    const at = counts[key[k]]++;
-    outKey[at] = key[k];
-    outOther[at] = other[k];
   }
 }
 
@@ -575,27 +467,7 @@ function boxesOverlap(e: Float64Array, a: number, b: number): boolean {
   return true;
 }
 
-/** Scratch box of the body being synced: min x, y, z, max x, y, z. */
-const BOX = new Float64Array(6);
-
-/** Whether a box can go in the tree: finite, not inverted, no wider than `huge` on any axis. */
-function isTreeBox(b: Float64Array, huge: number): boolean {
-  for (let k = 0; k < 3; k++) {
-    const lo = b[k];
-    const hi = b[k + 3];
-    if (!(lo <= hi) || !(hi - lo <= huge) || lo - lo !== 0 || hi - hi !== 0) return false;
-  }
-  return true;
-}
-
-/** Whether the fat box at `fat[o..o+6)` contains box `b`. */
-function contains(fat: Float64Array, o: number, b: Float64Array): boolean {
-  return (
-    fat[o] <= b[0] &&
-    fat[o + 1] <= b[1] &&
-    fat[o + 2] <= b[2] &&
-    fat[o + 3] >= b[3] &&
-    fat[o + 4] >= b[4] &&
-    fat[o + 5] >= b[5]
-  );
+/** Whether an axis of a box can go in the tree: finite, not inverted, no wider than `huge`. */
+function fitsTree(lo: number, hi: number, huge: number): boolean {
+  return lo <= hi && hi - lo <= huge && lo - lo === 0 && hi - hi === 0;
 }

@@ -8,6 +8,8 @@
  * - `bvh/` — packed triangle BVH, mesh–mesh, mesh–shape and ray queries.
  * - `ccd/` — continuous collision: time of impact by conservative advancement, swept bounds.
  * - `math/` — small vector, quaternion and OBB helpers shared by the rest.
+ * - `sync/` — the engine seam: a table of engine bodies and their proxies, and the pair order of
+ *   the engines' own loops (what the adapters build on).
  *
  * `growArray` (how every typed array here grows) is exported for the engine adapters, which keep
  * their per-body arrays the same way.
@@ -18,3 +20,4 @@ export * from './ccd/index.js';
 export { growArray } from './growArray.js';
 export * from './math/index.js';
 export * from './narrowphase/index.js';
+export * from './sync/index.js';

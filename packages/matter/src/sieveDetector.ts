@@ -25,7 +25,7 @@
  * detector's own, reused as stock reuses it (`Collision.collides` allocates a record only for a new
  * pair, as in stock).
  */
-import { growArray, Octree, SLOT_MASK, SweepAndPrune } from '@sieve/core';
+import { BodyTable, type BodyTableHooks, growArray, Octree, PairOrder, SweepAndPrune } from '@sieve/core';
 import Matter from 'matter-js';
 import type {
   CanCollideFn,
@@ -54,9 +54,6 @@ const SWITCH_AFTER = 8;
 /** From `ALL_MOVING × sweepBelow` bodies the broadphase is used even when every body moves. */
 const ALL_MOVING = 32;
 
-/** A broadphase with the batched entry points SweepAndPrune and Octree share. */
-type BatchedBroadphase = SweepAndPrune | Octree;
-
 const RESTING = 1;
 const COMPOUND = 2;
 const EXOTIC = 4;
@@ -76,7 +73,7 @@ export class SieveDetector {
   /** The engine's `Matter.Detector` (its identity is what the patched `Detector.collisions` recognises). */
   readonly detector: MatterDetectorLike;
   /** The Sieve broadphase holding one proxy per body. */
-  readonly broadphase: BatchedBroadphase;
+  readonly broadphase: SweepAndPrune | Octree;
   /** Timing and counts of the last step. */
   readonly stats: SieveStats = {
     mode: 'sieve',
@@ -111,55 +108,41 @@ export class SieveDetector {
   private contrary = 0;
   private readonly sweep = new StockSweep();
 
-  // Records (one per body), indexed by record id; freed ids are reused.
-  private recordOf = new Map<MatterBodyLike, number>();
-  private bodyOf: (MatterBodyLike | undefined)[] = [];
-  private handleOf = new Int32Array(64);
-  /** The bounds the broadphase holds for each record (minX, minY, maxX, maxY). */
-  private box = new Float64Array(256);
+  /**
+   * Records (one per body; core's engine seam): the body, its proxy and the bounds the proxy holds
+   * (minX, minY, maxX, maxY); `index` is the body's position in `detector.bodies` at the last resync
+   * (the tie key of the sort after a resync).
+   */
+  private readonly table: BodyTable<MatterBodyLike>;
   /** bounds.min.x of each record: the x-order's key. */
-  private minX = new Float64Array(64);
+  private minX = new Float64Array(0);
   /**
    * Per record, read once per step: while syncing bounds for a body that moved, else the first time
    * one of its pairs is looked at (a still body in no candidate pair is not read): RESTING (static or sleeping), COMPOUND (parts.length ≠ 1),
    * EXOTIC (a collision filter field that is not a number: its pairs go through
    * `Detector.canCollide` itself), with the collision filter's fields.
    */
-  private flags = new Uint8Array(64);
+  private flags = new Uint8Array(0);
   /** The step at which `flags`... of a record were read. */
-  private readStep = new Int32Array(64);
-  private group = new Float64Array(64);
-  private category = new Int32Array(64);
-  private mask = new Int32Array(64);
-  /** Index in `detector.bodies` at the last resync (tie key of the sort after a resync). */
-  private tie = new Int32Array(64);
-  private seen = new Int32Array(64);
-  /** 1 for a freed record (until {@link addRecord} reuses it): what {@link XOrder.compact} drops. */
-  private dead = new Uint8Array(64);
-  private freeRecords: number[] = [];
-  private recordCount = 0;
-  private stamp = 0;
+  private readStep = new Int32Array(0);
+  private group = new Float64Array(0);
+  private category = new Int32Array(0);
+  private mask = new Int32Array(0);
+  /** 1 for a freed record (until the table reuses it): what {@link XOrder.compact} drops. */
+  private dead = new Uint8Array(0);
   private readonly xOrder = new XOrder();
-  /** Broadphase slot → record. */
-  private recordOfSlot = new Int32Array(64);
 
   /** `detector.bodies` as of the last sync; a new array means matter-js called `Detector.setBodies`. */
   private lastBodies: MatterBodyLike[] | null = null;
   private needResync = true;
 
   // Per-step scratch.
-  private moveHandles = new Int32Array(64);
-  private moveBounds = new Float64Array(256);
-  private candFirst = new Int32Array(256);
-  private candSecond = new Int32Array(256);
-  /** Candidate indices in stock's order. */
-  private sorted = new Int32Array(256);
+  /** The candidates kept this step, keyed (rank of first, rank of second) in the x-order. */
+  private readonly order = new PairOrder();
   /** `Collision.collides` result per candidate (single-part pairs), computed in broadphase order. */
   private readonly results: unknown[] = [];
-  private bucket = new Int32Array(65);
-  private readonly insertBox = new Float64Array(4);
   /** Scratch of {@link queryBodies}. */
-  private readonly queryHandles: number[] = [];
+  private readonly queryRecords: number[] = [];
 
   /** @internal Use {@link installSieve}. */
   constructor(
@@ -198,6 +181,27 @@ export class SieveDetector {
     checkMode(mode, 'installSieve: options.mode');
     this.currentMode = mode;
     this.stats.mode = mode;
+    const hooks: BodyTableHooks = {
+      grow: (capacity) => {
+        this.readStep = growArray(this.readStep, capacity);
+        this.category = growArray(this.category, capacity);
+        this.mask = growArray(this.mask, capacity);
+        this.group = growArray(this.group, capacity);
+        this.flags = growArray(this.flags, capacity);
+        this.minX = growArray(this.minX, capacity);
+        this.dead = growArray(this.dead, capacity);
+        this.xOrder.reserve(capacity);
+      },
+      added: (r) => {
+        this.dead[r] = 0;
+        this.minX[r] = (this.table.bodies[r] as MatterBodyLike).bounds.min.x;
+        this.xOrder.push(r);
+      },
+      removed: (r) => {
+        this.dead[r] = 1;
+      },
+    };
+    this.table = new BodyTable<MatterBodyLike>(this.broadphase, hooks);
   }
 
   /** `'sieve'` or `'stock'`. Setting it switches on a live engine, effective from the next step. */
@@ -246,12 +250,11 @@ export class SieveDetector {
     ) {
       return -1;
     }
-    const handles = this.queryHandles;
-    handles.length = 0; // queryBounds pushes onto a plain array
-    const n = this.broadphase.queryBounds(bounds, handles);
-    for (let i = 0; i < n; i++) {
-      out[i] = this.bodyOf[this.recordOfSlot[handles[i] & SLOT_MASK]] as MatterBodyLike;
-    }
+    const records = this.queryRecords;
+    records.length = 0;
+    const n = this.table.queryRecords(bounds, records);
+    const bodyOf = this.table.bodies;
+    for (let i = 0; i < n; i++) out[i] = bodyOf[records[i]] as MatterBodyLike;
     return n;
   }
 
@@ -285,10 +288,10 @@ export class SieveDetector {
     if (resync) this.resync(bodies);
     stats.moved = this.syncBounds();
     this.moving = stats.moved;
-    this.broadphase.update();
+    this.table.commit();
     // Stable sort by min.x: ties keep the order of detector.bodies after a resync (setBodies, or the
     // order stock left), else the previous step's order.
-    this.xOrder.sort(this.minX, resync ? this.tie : this.xOrder.rank);
+    this.xOrder.sort(this.minX, resync ? this.table.index : this.xOrder.rank);
     const tested = this.gatherCandidates();
     const t1 = clock === null ? Number.NaN : clock();
     if (detector.collisions === undefined) detector.collisions = [];
@@ -381,74 +384,20 @@ export class SieveDetector {
   private resync(bodies: MatterBodyLike[]): void {
     this.needResync = false;
     this.lastBodies = bodies;
-    const stamp = ++this.stamp;
+    const table = this.table;
     const n = bodies.length;
+    table.beginPass(n);
     for (let i = 0; i < n; i++) {
       const body = bodies[i];
-      let r = this.recordOf.get(body);
-      if (r === undefined) {
-        r = this.addRecord(body);
-      } else if (this.seen[r] === stamp) {
+      const seen = table.find(body, body.id);
+      if (seen >= 0 && table.visited(seen)) {
         throw new Error(`@sieve/matter: body ${body.id} appears twice in detector.bodies`);
       }
-      this.seen[r] = stamp;
-      this.tie[r] = i;
+      table.visit(body, body.id, i);
     }
-    if (this.recordOf.size !== n) {
-      // Some records were not seen: their bodies left the world.
-      for (const [body, r] of this.recordOf) {
-        if (this.seen[r] === stamp) continue;
-        this.recordOf.delete(body);
-        const h = this.handleOf[r];
-        if (h >= 0) this.broadphase.remove(h);
-        this.handleOf[r] = -1;
-        this.bodyOf[r] = undefined;
-        this.dead[r] = 1;
-        this.freeRecords.push(r);
-      }
-      // Freed records stay marked until addRecord reuses them (compact only visits live ones).
-      this.xOrder.compact(this.dead);
-    }
-  }
-
-  private addRecord(body: MatterBodyLike): number {
-    let r: number;
-    if (this.freeRecords.length > 0) {
-      r = this.freeRecords.pop() as number;
-    } else {
-      r = this.recordCount++;
-      if (r >= this.handleOf.length) this.growRecords(2 * this.handleOf.length);
-    }
-    this.recordOf.set(body, r);
-    this.bodyOf[r] = body;
-    this.dead[r] = 0;
-    const b = body.bounds;
-    const box = this.box;
-    const o = 4 * r;
-    // The bounds are pushed to the broadphase by the next syncBounds (they differ from NaN).
-    box[o] = Number.NaN;
-    box[o + 1] = Number.NaN;
-    box[o + 2] = Number.NaN;
-    box[o + 3] = Number.NaN;
-    this.minX[r] = b.min.x;
-    this.handleOf[r] = -1;
-    this.xOrder.push(r);
-    return r;
-  }
-
-  private growRecords(capacity: number): void {
-    this.handleOf = growArray(this.handleOf, capacity);
-    this.readStep = growArray(this.readStep, capacity);
-    this.category = growArray(this.category, capacity);
-    this.mask = growArray(this.mask, capacity);
-    this.group = growArray(this.group, capacity);
-    this.flags = growArray(this.flags, capacity);
-    this.tie = growArray(this.tie, capacity);
-    this.seen = growArray(this.seen, capacity);
-    this.box = growArray(this.box, 4 * capacity);
-    this.minX = growArray(this.minX, capacity);
-    this.dead = growArray(this.dead, capacity);
-    this.xOrder.reserve(capacity);
+    // Records not visited (their bodies left the world) are freed; freed records stay marked dead
+    // until the table reuses them (compact only visits live ones).
+    if (table.endPass(n) > 0) this.xOrder.compact(this.dead);
   }
 
   /**
@@ -457,24 +406,16 @@ export class SieveDetector {
    * Returns how many proxies moved.
    */
   private syncBounds(): number {
-    const n = this.xOrder.count;
-    const records = this.recordCount;
-    const bodyOf = this.bodyOf;
-    const box = this.box;
+    const table = this.table;
+    const records = table.used;
+    const bodyOf = table.bodies;
+    const box = table.boxes;
     const minX = this.minX;
-    const handleOf = this.handleOf;
     const step = this.stats.steps;
-    if (this.moveHandles.length < n) {
-      this.moveHandles = new Int32Array(2 * n);
-      this.moveBounds = new Float64Array(8 * n);
-    }
-    const mh = this.moveHandles;
-    const mb = this.moveBounds;
-    let moved = 0;
     // In record order: bodies were created (and laid out in memory) roughly in that order.
     for (let r = 0; r < records; r++) {
       const body = bodyOf[r];
-      if (body === undefined) continue;
+      if (body === null) continue;
       const bounds = body.bounds;
       const min = bounds.min;
       const max = bounds.max;
@@ -491,46 +432,25 @@ export class SieveDetector {
       box[o + 1] = y0;
       box[o + 2] = x1;
       box[o + 3] = y1;
-      const valid =
+      if (
         x0 <= x1 &&
         y0 <= y1 &&
         x0 > Number.NEGATIVE_INFINITY &&
         y0 > Number.NEGATIVE_INFINITY &&
         x1 < Number.POSITIVE_INFINITY &&
-        y1 < Number.POSITIVE_INFINITY;
-      const h = handleOf[r];
-      if (h >= 0) {
-        if (valid) {
-          mh[moved] = h;
-          const m = 4 * moved++;
-          mb[m] = x0;
-          mb[m + 1] = y0;
-          mb[m + 2] = x1;
-          mb[m + 3] = y1;
-        } else {
-          this.broadphase.remove(h);
-          handleOf[r] = -1;
-        }
-      } else if (valid) {
-        const ib = this.insertBox;
-        ib[0] = x0;
-        ib[1] = y0;
-        ib[2] = x1;
-        ib[3] = y1;
-        const handle = this.broadphase.insert(ib);
-        handleOf[r] = handle;
-        const slot = handle & SLOT_MASK;
-        this.recordOfSlot = growArray(this.recordOfSlot, slot + 1);
-        this.recordOfSlot[slot] = r;
+        y1 < Number.POSITIVE_INFINITY
+      ) {
+        table.place(r); // a move into the batch, or a new proxy
+      } else {
+        table.unplace(r);
       }
     }
-    if (moved > 0) this.broadphase.moveMany(mh, mb, moved);
-    return moved;
+    return table.pendingMoves;
   }
 
   /** Reads record r's flags and collision filter for this step; returns the flags. */
   private readBody(r: number, step: number): number {
-    const body = this.bodyOf[r] as MatterBodyLike;
+    const body = this.table.bodies[r] as MatterBodyLike;
     const filter = body.collisionFilter;
     const g = filter.group;
     const c = filter.category;
@@ -553,14 +473,12 @@ export class SieveDetector {
    * rank of second) with a bucket sort. Returns how many remain.
    */
   private gatherCandidates(): number {
-    const pairs = this.broadphase.pairBuffers().pairs;
-    const count = this.broadphase.pairCount;
-    if (this.candFirst.length < count) {
-      const c = Math.max(2 * count, 256);
-      this.candFirst = new Int32Array(c);
-      this.candSecond = new Int32Array(c);
-      this.sorted = new Int32Array(c);
-    }
+    const table = this.table;
+    const pairs = table.pairRecords();
+    const count = table.pairCount;
+    const order = this.order;
+    order.clear();
+    order.reserve(count);
     const canCollide = this.matter.Detector.canCollide as unknown as CanCollideFn;
     // Inline canCollide while it is stock's; call whatever replaced it otherwise.
     const inline = (canCollide as unknown) === this.stockCanCollide;
@@ -570,19 +488,11 @@ export class SieveDetector {
     const group = this.group;
     const category = this.category;
     const mask = this.mask;
-    const recordOfSlot = this.recordOfSlot;
-    const bodyOf = this.bodyOf;
+    const bodyOf = table.bodies;
     const rank = this.xOrder.rank;
-    const cf = this.candFirst;
-    const cs = this.candSecond;
-    const n = this.xOrder.count;
-    if (this.bucket.length < n + 1) this.bucket = new Int32Array(2 * n + 1);
-    const bucket = this.bucket;
-    bucket.fill(0, 0, n + 1);
-    let kept = 0;
     for (let i = 0; i < count; i++) {
-      let a = recordOfSlot[pairs[2 * i] & SLOT_MASK];
-      let b = recordOfSlot[pairs[2 * i + 1] & SLOT_MASK];
+      const a = pairs[2 * i];
+      const b = pairs[2 * i + 1];
       const fa = readStep[a] === step ? flags[a] : this.readBody(a, step);
       const fb = readStep[b] === step ? flags[b] : this.readBody(b, step);
       if ((fa & fb & RESTING) !== 0) continue;
@@ -602,37 +512,14 @@ export class SieveDetector {
       ) {
         continue;
       }
-      if (rank[b] < rank[a]) {
-        const t = a;
-        a = b;
-        b = t;
-      }
-      cf[kept] = a;
-      cs[kept] = b;
-      bucket[rank[a] + 1]++;
-      kept++;
+      // First = the body earlier in the x-order.
+      const ra = rank[a];
+      const rb = rank[b];
+      if (ra < rb) order.push(ra, rb);
+      else order.push(rb, ra);
     }
-    // Bucket sort by the first's rank, then insertion sort each bucket by the second's rank.
-    for (let p = 0; p < n; p++) bucket[p + 1] += bucket[p];
-    const sorted = this.sorted;
-    for (let i = 0; i < kept; i++) sorted[bucket[rank[cf[i]]]++] = i;
-    // bucket[p] is now the end of bucket p; bucket p starts where bucket p-1 ends.
-    let start = 0;
-    for (let p = 0; p < n; p++) {
-      const end = bucket[p];
-      for (let i = start + 1; i < end; i++) {
-        const c = sorted[i];
-        const rb = rank[cs[c]];
-        let j = i - 1;
-        while (j >= start && rank[cs[sorted[j]]] > rb) {
-          sorted[j + 1] = sorted[j];
-          j--;
-        }
-        sorted[j + 1] = c;
-      }
-      start = end;
-    }
-    return kept;
+    order.sort(this.xOrder.count);
+    return order.count;
   }
 
   /**
@@ -651,15 +538,17 @@ export class SieveDetector {
    */
   private narrowphase(count: number, collisions: unknown[], pairs: unknown): number {
     const collides = this.matter.Collision.collides as unknown as CollidesFn;
-    const cf = this.candFirst;
-    const cs = this.candSecond;
-    const sorted = this.sorted;
-    const bodyOf = this.bodyOf;
+    // Candidate i is the pair of the bodies at positions first[i] < second[i] of the x-order.
+    const first = this.order.first;
+    const second = this.order.second;
+    const sorted = this.order.order;
+    const xo = this.xOrder.order;
+    const bodyOf = this.table.bodies;
     const flags = this.flags;
     const results = this.results;
     for (let i = 0; i < count; i++) {
-      const a = cf[i];
-      const b = cs[i];
+      const a = xo[first[i]];
+      const b = xo[second[i]];
       results[i] =
         ((flags[a] | flags[b]) & COMPOUND) === 0
           ? collides(bodyOf[a] as MatterBodyLike, bodyOf[b] as MatterBodyLike, pairs)
@@ -668,8 +557,8 @@ export class SieveDetector {
     let index = 0;
     for (let w = 0; w < count; w++) {
       const i = sorted[w];
-      const a = cf[i];
-      const b = cs[i];
+      const a = xo[first[i]];
+      const b = xo[second[i]];
       if (((flags[a] | flags[b]) & COMPOUND) === 0) {
         const collision = results[i];
         if (collision) collisions[index++] = collision;
@@ -715,7 +604,8 @@ export class SieveDetector {
     const bodies = this.detector.bodies;
     if (this.isStale(bodies)) return;
     const order = this.xOrder.order;
-    for (let p = 0; p < bodies.length; p++) bodies[p] = this.bodyOf[order[p]] as MatterBodyLike;
+    const bodyOf = this.table.bodies;
+    for (let p = 0; p < bodies.length; p++) bodies[p] = bodyOf[order[p]] as MatterBodyLike;
   }
 }
 

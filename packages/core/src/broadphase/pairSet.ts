@@ -64,6 +64,8 @@ export class PairSet {
   private beganTagBuffer: Int32Array = new Int32Array(64);
   private endedTagBuffer: Int32Array = new Int32Array(64);
   private tagsFilled = false;
+  /** Whether the last finalize kept the ended pairs' tags (else they were all 0). */
+  private endedTagsKept = false;
   private readonly tagsOut = {
     pairs: this.pairTagBuffer,
     began: this.beganTagBuffer,
@@ -188,7 +190,8 @@ export class PairSet {
    * Closes an update: turns the recorded changes into sorted began/ended lists (as handle pairs, via
    * `handles[slot]`), deletes ended pairs and merges the changes into the sorted pair list. With
    * `tags` (the proxy store's, per slot), the ended pairs' tags are kept for {@link PairSet.tags}: their
-   * slots may be reused before they are read.
+   * slots may be reused before they are read. Without, the ended pairs' tags read 0 (pass `tags` as
+   * soon as any proxy has another tag).
    */
   finalize(handles: Int32Array, tags?: Int32Array): void {
     this.beganTotal = 0;
@@ -217,6 +220,7 @@ export class PairSet {
     if (this.endedTotal > 1) sortPairs(this.endedPairs, this.endedTotal);
     if (this.beganTotal > 0 || this.endedTotal > 0) this.mergeSorted();
     this.tagsFilled = false;
+    this.endedTagsKept = tags !== undefined;
     if (tags !== undefined && this.endedTotal > 0) {
       this.endedTagBuffer = fillTags(this.endedTagBuffer, this.endedPairs, 2 * this.endedTotal, tags);
     }
@@ -231,6 +235,10 @@ export class PairSet {
     if (!this.tagsFilled) {
       this.pairTagBuffer = fillTags(this.pairTagBuffer, this.sorted, 2 * this.sortedCount, tags);
       this.beganTagBuffer = fillTags(this.beganTagBuffer, this.beganPairs, 2 * this.beganTotal, tags);
+      if (!this.endedTagsKept) {
+        this.endedTagBuffer = growArray(this.endedTagBuffer, 2 * this.endedTotal);
+        this.endedTagBuffer.fill(0, 0, 2 * this.endedTotal);
+      }
       this.tagsFilled = true;
     }
     this.tagsOut.pairs = this.pairTagBuffer;

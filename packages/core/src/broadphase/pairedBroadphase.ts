@@ -105,7 +105,8 @@ export abstract class PairedBroadphase implements Broadphase {
 
   /** Closes an update: the pair set's began/ended lists (with the ended pairs' tags), then slot reuse. */
   protected finishUpdate(): void {
-    this.pairSet.finalize(this.store.handles, this.store.tags);
+    // The ended pairs' tags are copied only once some proxy has a tag (untagged, they all read 0).
+    this.pairSet.finalize(this.store.handles, this.store.tagged ? this.store.tags : undefined);
     this.store.recycle();
   }
 }

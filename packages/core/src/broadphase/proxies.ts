@@ -127,6 +127,8 @@ export class ProxyStore {
    * until the slot is reused, so the pairs that end with it can still report it.
    */
   tags: Int32Array;
+  /** Whether any proxy was ever given a tag other than 0 (until then every tag reads 0). */
+  tagged = false;
   /** Live proxies. */
   count = 0;
   /** Slots ever handed out; every used slot is below this. */
@@ -187,6 +189,7 @@ export class ProxyStore {
     }
     this.alive[slot] = 1;
     this.tags[slot] = tag;
+    if (tag !== 0) this.tagged = true;
     this.count++;
     this.setBounds(slot, bounds);
     return slot;

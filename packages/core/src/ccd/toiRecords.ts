@@ -93,7 +93,7 @@ export function keepPiece(dst: Float64Array): void {
   for (let i = Contact.Normal; i < Contact.Words; i++) dst[i] = PIECE[i + 1];
 }
 
-// --- shared layouts -----------------------------------------------------------------------------------------
+// --- shared layouts ---------------------------------------------------------------------------------------
 
 /**
  * Slots of a 15-number OBB (`math/obb.ts`: `OBB_CENTER`, `OBB_AXES`, `OBB_HALF`) as the kernels read the

@@ -1,12 +1,13 @@
 /**
  * OBB–OBB (and OBB–AABB) overlap by the separating-axis theorem, and the contact of least penetration.
  *
- * Follows seeds/002_843453ac9dcf85c9.txt (the 15 axes: the three face normals of each box and the nine
- * cross products of an edge of one with an edge of the other) and seeds/003_242aab26ee069742.txt §3.3.3
- * (the same 15 directions for two parallelepipeds; note that the boxes overlap iff their projections
- * overlap on *every* direction — one separated pair of intervals is enough to separate the boxes). The
- * projections use the rotation R_ij = a_i·b_j between the boxes as in Gottschalk's RAPID and Ericson's
- * Real-Time Collision Detection §4.4.1, instead of projecting 8 corners per axis as seeds/002 does.
+ * Follows the Project Oort collision write-up (the 15 axes: the three face normals of each box and the
+ * nine cross products of an edge of one with an edge of the other) and the hard-rigid-body event-driven
+ * MD paper §3.3.3 (the same 15 directions for two parallelepipeds; note that the boxes overlap iff their
+ * projections overlap on *every* direction — one separated pair of intervals is enough to separate the
+ * boxes). The projections use the rotation R_ij = a_i·b_j between the boxes as in Gottschalk's RAPID and
+ * Ericson's *Real-Time Collision Detection* §4.4.1, instead of projecting 8 corners per axis as the
+ * write-up does. (Sources: `docs/references.md`.)
  *
  * Parallel edges: when a_i ∥ b_j the cross product vanishes and rounding noise would decide; adding
  * `epsilon` (default 1e-6) to every |R_ij| makes those axes harmless (they can no longer report a false

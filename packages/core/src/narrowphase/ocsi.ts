@@ -2,15 +2,14 @@
  * Sphere–OBB and sphere–AABB (circle–rectangle in 2-D) by OCSI: overlap, squared distance, closest point
  * and contact, one pair per call, with every argument checked.
  *
- * Follows seeds/000_e0da60409bb15c04.txt: with r_SC = sphere centre − box centre and l_i =
- * max(|r_SC·e_i| − c_i, 0), the squared minimum distance from the centre to the box is Σ l_i² (Eq. 2,
- * derived in Appendix A for n dimensions, so the same code serves 2-D and 3-D) and the sphere overlaps the
- * box iff Σ l_i² ≤ R² (Algorithm 5; touching counts as overlap). The axis-aligned forms are Arvo's test
- * (Algorithm 1; seeds/001_0f0f9f9e6a9ce17d.txt) on min/max directly, which is exact.
- *
- * Overlap is computed as Σ (2 l_i)² ≤ 4R² with 2 l_i = t + |t|, t = |r_SC·e_i| − c_i: an exact doubling
- * (no branch, no NaN-aware max), bit-identical to Σ l_i² ≤ R² in double precision below ~1e150, and the
- * very expression the batched kernels (ocsiBatch.ts) evaluate, so a lane gives the same answer here.
+ * Follows the OCSI paper ("Oriented Cuboid Sphere Intersection"): with r_SC = sphere centre − box centre
+ * and l_i = max(|r_SC·e_i| − c_i, 0), the squared minimum distance from the centre to the box is Σ l_i²
+ * (Eq. 2, derived in Appendix A for n dimensions, so the same code serves 2-D and 3-D) and the sphere
+ * overlaps the box iff Σ l_i² ≤ R² (Algorithm 5; touching counts as overlap). The axis-aligned forms are
+ * Arvo's test (Arvo 1990, "A simple method for box-sphere intersection testing"; the paper's Algorithm 1)
+ * on min/max directly, which is exact. The decisions and squared distances, with their overflow-safe
+ * scaled paths (any finite magnitude), live in `ocsiScaled.ts`; this module adds the argument checks,
+ * closest points and contacts.
  *
  * Contact layout (3-D, 7 numbers): `[nx, ny, nz, depth, px, py, pz]` — unit normal from the box towards the
  * sphere centre, penetration depth (R − distance; negative = separation), and the point of the box
@@ -18,15 +17,8 @@
  * penetration (ties: the lower axis index, then the + face), depth = R + distance to that face, and the point
  * is the centre pushed onto that face. 2-D: `[nx, ny, depth, px, py]`. The "paper form" functions
  * (`ocsi*`) work in coordinates relative to the box centre, and so do their closest and contact points;
- * the OBB/AABB forms work in world coordinates.
- *
- * Any finite magnitude: squares of coordinates past ~1e154 overflow and below ~1e-162 underflow, so a
- * sum or radius² outside [2^-960, 2^960] (rare: the fast path costs two comparisons) sends the decision
- * to a scaled form, as Blue's and LAPACK's `dnrm2` scale before squaring: each gap l_i and the radius
- * are divided by the largest of them before they are squared, and coordinates whose differences could
- * overflow are first multiplied by an exact power of two. Squared distances beyond the double range are
- * `Infinity` (their correct rounding); overlap answers, normals and depths stay right at every finite
- * input.
+ * the OBB/AABB forms work in world coordinates. Overlap answers, normals and depths stay right at every
+ * finite input; squared distances beyond the double range are `Infinity`.
  */
 import { validateObb, validateObb2 } from '../math/obb.js';
 import {
@@ -38,6 +30,18 @@ import {
   checkNonNegativeArray,
 } from '../math/validate.js';
 import { clamp, type WritableArrayLike } from '../math/vec3.js';
+import {
+  aabbDistanceSq,
+  aabbWithin,
+  LOCAL_CENTER,
+  obbDistanceSq,
+  obbWithin,
+  projectionScale,
+  projectPaper,
+  projectWorld,
+  SAFE_MAX,
+  SAFE_MIN,
+} from './ocsiScaled.js';
 
 /** Numbers in a 3-D contact: `[nx, ny, nz, depth, px, py, pz]`. */
 export const CONTACT_SIZE = 7;
@@ -54,76 +58,14 @@ export function createContact2(): Float64Array {
   return new Float64Array(CONTACT2_SIZE);
 }
 
-// Scratch (module-level so no call allocates): local coordinates of the centre, the box interval on each
-// axis, and the local results.
-const A = new Float64Array(3);
+// Scratch (module-level so no call allocates): the box interval on each axis and the local results; the
+// centre's local coordinates A are the projection of ocsiScaled.ts.
+const A = LOCAL_CENTER;
 const LO = new Float64Array(3);
 const HI = new Float64Array(3);
 const N = new Float64Array(3);
 const P = new Float64Array(3);
-const R = new Float64Array(3);
 const NW = new Float64Array(3);
-/** Gaps (distances per axis, ≥ 0) for the scaled forms. */
-const G = new Float64Array(3);
-/** Squared sums inside [SAFE_MIN, SAFE_MAX] carry no overflow or underflow worth a rounding. */
-const SAFE_MAX = 2 ** 960;
-const SAFE_MIN = 2 ** -960;
-/**
- * The power of two the current projections A (and box intervals) were multiplied by: 1, or 1/4 when
- * the unscaled projection overflowed (coordinates near the double range).
- */
-let scale = 1;
-
-// Whether √(Σ G_i²) ≤ r for gaps G (≥ 0, finite) and r ≥ 0, without overflow or underflow: every
-// term is divided by the largest before squaring.
-function gapsWithin(dim: number, r: number): boolean {
-  let m = r;
-  for (let i = 0; i < dim; i++) if (G[i] > m) m = G[i];
-  if (m === 0) return true;
-  let sum = 0;
-  for (let i = 0; i < dim; i++) {
-    const g = G[i] / m;
-    sum += g * g;
-  }
-  const q = r / m;
-  return sum <= q * q;
-}
-
-// √(Σ G_i²) without intermediate overflow or underflow (Infinity only past the double range).
-function gapsNorm(dim: number): number {
-  let m = 0;
-  for (let i = 0; i < dim; i++) if (G[i] > m) m = G[i];
-  if (m === 0) return 0;
-  let sum = 0;
-  for (let i = 0; i < dim; i++) {
-    const g = G[i] / m;
-    sum += g * g;
-  }
-  return m * Math.sqrt(sum);
-}
-
-// G_i = max(|A_i| − c_i·scale, 0): the gaps of the current projection to the centred box.
-function obbGaps(dim: number, h: ArrayLike<number>, ho: number): void {
-  for (let i = 0; i < dim; i++) G[i] = Math.max(Math.abs(A[i]) - h[ho + i] * scale, 0);
-}
-
-// Σ l_i² ≤ r² for the current projection: the doubled sum where it is safe, the scaled gaps otherwise.
-function obbWithin(dim: number, h: ArrayLike<number>, ho: number, r: number): boolean {
-  const s = doubledSum(dim, h, ho);
-  const rr = 4 * r * r;
-  if (scale === 1 && s < SAFE_MAX && rr < SAFE_MAX && (s > SAFE_MIN || rr > SAFE_MIN)) return s <= rr;
-  obbGaps(dim, h, ho);
-  return gapsWithin(dim, r * scale);
-}
-
-// Σ l_i² for the current projection (Infinity past the double range).
-function obbDistanceSq(dim: number, h: ArrayLike<number>, ho: number): number {
-  const s = doubledSum(dim, h, ho);
-  if (scale === 1 && s < SAFE_MAX && s > SAFE_MIN) return 0.25 * s;
-  obbGaps(dim, h, ho);
-  const n = gapsNorm(dim) / scale;
-  return n * n;
-}
 
 // In the box frame (A, LO, HI set for `dim` axes, differences A − LO and HI − A finite): local normal N
 // and point P; returns the distance from A to the box, or minus the distance to the nearest face when A
@@ -187,51 +129,6 @@ function consistentDepth(depth: number, hit: boolean): number {
   return Math.min(depth, -Number.MIN_VALUE);
 }
 
-// Σ (2 l_i)², l_i = max(|a_i| − c_i, 0), in the order the batched kernels use.
-function doubledSum(dim: number, h: ArrayLike<number>, ho: number): number {
-  let s = 0;
-  for (let i = 0; i < dim; i++) {
-    const t = Math.abs(A[i]) - h[ho + i];
-    const l2 = t + Math.abs(t);
-    s += l2 * l2;
-  }
-  return s;
-}
-
-// A = rSC·e_i (rSC at r[0..]) with `scale` 1, or with rSC and `scale` 1/4 when that overflows.
-function projectPaper(dim: number, r: ArrayLike<number>, e: ArrayLike<number>): void {
-  scale = 1;
-  project(dim, r, 0, e, 0);
-  if (finiteA(dim)) return;
-  scale = 0.25;
-  for (let i = 0; i < dim; i++) R[i] = r[i] * 0.25;
-  project(dim, R, 0, e, 0);
-}
-
-function finiteA(dim: number): boolean {
-  let ok = true;
-  // x − x is 0 for finite x, NaN otherwise.
-  for (let i = 0; i < dim; i++) if (A[i] - A[i] !== 0) ok = false;
-  return ok;
-}
-
-// A[i] = r·e_i for the rSC at r[ro..] and axes at e[eo..] (row by row).
-function project(dim: number, r: ArrayLike<number>, ro: number, e: ArrayLike<number>, eo: number): void {
-  if (dim === 3) {
-    const x = r[ro];
-    const y = r[ro + 1];
-    const z = r[ro + 2];
-    A[0] = x * e[eo] + y * e[eo + 1] + z * e[eo + 2];
-    A[1] = x * e[eo + 3] + y * e[eo + 4] + z * e[eo + 5];
-    A[2] = x * e[eo + 6] + y * e[eo + 7] + z * e[eo + 8];
-  } else {
-    const x = r[ro];
-    const y = r[ro + 1];
-    A[0] = x * e[eo] + y * e[eo + 1];
-    A[1] = x * e[eo + 2] + y * e[eo + 3];
-  }
-}
-
 // OBB in local form: contact written to out (normal and point mapped back by the axes, point offset by
 // `cx..`), returns the overlap decision (the same as ocsiOverlap's).
 function obbContact(
@@ -246,6 +143,7 @@ function obbContact(
   out: WritableArrayLike,
   oo: number,
 ): boolean {
+  const scale = projectionScale();
   for (let i = 0; i < dim; i++) {
     LO[i] = -h[ho + i] * scale;
     HI[i] = h[ho + i] * scale;
@@ -283,6 +181,7 @@ function closestOnObb(
   out: WritableArrayLike,
   oo: number,
 ): void {
+  const scale = projectionScale();
   for (let i = 0; i < dim; i++) {
     const c = h[ho + i];
     // A was scaled by `scale`: the clamp is scale-free.
@@ -312,8 +211,9 @@ function checkPaperArgs(
 // 3-D, paper form (relative to the box centre)
 
 /**
- * OCSI (seeds/000, Algorithm 5): does the sphere of `radius` centred at `rSC` (sphere centre − box centre)
- * overlap the box with unit `axes` (e_T, e_L, e_W row by row: 9 numbers) and `halfExtents` (c_T, c_L, c_W)?
+ * OCSI (the OCSI paper, Algorithm 5): does the sphere of `radius` centred at `rSC` (sphere centre − box
+ * centre) overlap the box with unit `axes` (e_T, e_L, e_W row by row: 9 numbers) and `halfExtents` (c_T,
+ * c_L, c_W)?
  * True when Σ max(|rSC·e_i| − c_i, 0)² ≤ radius² (touching counts). Throws on NaN/infinite input, negative
  * radius or extents, axes not orthonormal within {@link ORTHONORMAL_TOLERANCE}.
  */
@@ -451,14 +351,7 @@ function prepareObb(
   if (dim === 3) validateObb(obb, oo, 'obb', undefined, fn);
   else validateObb2(obb, oo, 'obb', undefined, fn);
   checkFiniteArray(fn, 'center', point, dim);
-  scale = 1;
-  for (let i = 0; i < dim; i++) R[i] = point[i] - obb[oo + i];
-  project(dim, R, 0, obb, oo + dim);
-  if (finiteA(dim)) return;
-  // Near the double range: (point − centre)·e_i from quarters, which cannot overflow.
-  scale = 0.25;
-  for (let i = 0; i < dim; i++) R[i] = point[i] * 0.25 - obb[oo + i] * 0.25;
-  project(dim, R, 0, obb, oo + dim);
+  projectWorld(dim, obb, oo, point);
 }
 
 function worldOverlap(
@@ -604,76 +497,7 @@ export function circleObbContact2D(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// World forms: axis-aligned boxes given by min and max (Arvo, seeds/000 Algorithm 1, exact)
-
-function aabbDistanceSq(
-  dim: number,
-  min: ArrayLike<number>,
-  max: ArrayLike<number>,
-  p: ArrayLike<number>,
-): number {
-  let d = 0;
-  for (let i = 0; i < dim; i++) {
-    const c = p[i];
-    if (c < min[i]) {
-      const e = min[i] - c;
-      d += e * e;
-    } else if (c > max[i]) {
-      const e = c - max[i];
-      d += e * e;
-    }
-  }
-  if ((d < SAFE_MAX && d > SAFE_MIN) || d === 0) return d;
-  // Overflow or underflow somewhere: the gaps, from halves where a difference could overflow.
-  const sc = aabbGaps(dim, min, max, p);
-  const n = gapsNorm(dim) / sc;
-  return n * n;
-}
-
-// G_i = the point's distance outside [min_i, max_i] times the returned power of two (1, or 1/2 when a
-// difference overflows).
-function aabbGaps(dim: number, min: ArrayLike<number>, max: ArrayLike<number>, p: ArrayLike<number>): number {
-  let sc = 1;
-  for (let pass = 0; pass < 2; pass++) {
-    let finite = true;
-    for (let i = 0; i < dim; i++) {
-      const c = p[i] * sc;
-      const lo = min[i] * sc;
-      const hi = max[i] * sc;
-      const g = c < lo ? lo - c : c > hi ? c - hi : 0;
-      G[i] = g;
-      if (g === Number.POSITIVE_INFINITY) finite = false;
-    }
-    if (finite) break;
-    sc = 0.5;
-  }
-  return sc;
-}
-
-// The sphere–AABB overlap decision: Σ gaps² ≤ r², scaled where squares could overflow or underflow.
-function aabbWithin(
-  dim: number,
-  min: ArrayLike<number>,
-  max: ArrayLike<number>,
-  p: ArrayLike<number>,
-  r: number,
-): boolean {
-  let d = 0;
-  for (let i = 0; i < dim; i++) {
-    const c = p[i];
-    if (c < min[i]) {
-      const e = min[i] - c;
-      d += e * e;
-    } else if (c > max[i]) {
-      const e = c - max[i];
-      d += e * e;
-    }
-  }
-  const rr = r * r;
-  if (d < SAFE_MAX && rr < SAFE_MAX && (d > SAFE_MIN || rr > SAFE_MIN)) return d <= rr;
-  const sc = aabbGaps(dim, min, max, p);
-  return gapsWithin(dim, r * sc);
-}
+// World forms: axis-aligned boxes given by min and max (Arvo 1990; the OCSI paper's Algorithm 1; exact)
 
 function aabbContact(
   dim: number,

@@ -1,8 +1,8 @@
 /**
  * Batched OCSI over structure-of-arrays float32 lanes (one lane = one sphere–box pair): the JavaScript
- * counterpart of the paper's SIMD loops (seeds/000_e0da60409bb15c04.txt, Algorithm 5 with its two loops
- * vectorised by OpenMP, and Section 3's float32 storage), and the form the broadphase→narrowphase pipeline
- * and the adapters call.
+ * counterpart of the SIMD loops of the OCSI paper ("Oriented Cuboid Sphere Intersection": Algorithm 5
+ * with its two loops vectorised by OpenMP, and Section 3's float32 storage), and the form the
+ * broadphase→narrowphase pipeline and the adapters call.
  *
  * Layout. Sixteen float32 planes: r_SC (`rx ry rz`), the three unit axes (`e0x e0y e0z e1x … e2z`), the half
  * extents (`hx hy hz`) and the `radius`. Planes suit the WebAssembly kernel (one 128-bit load fills four
@@ -14,11 +14,11 @@
  * Two back ends, same answers. `OcsiBatch` owns its planes (one buffer); where WebAssembly SIMD is
  * available the buffer is a WebAssembly memory and ocsiKernel.as runs (four lanes per instruction,
  * ~2.5 ns per pair on the benchmark machine), else the TypeScript loops (~8 ns); the functional
- * `ocsiOverlapBatch*` forms run TypeScript on any caller-owned arrays. The TypeScript loops evaluate Σ(2 l_i)² ≤ 4R² in double
- * precision from the float32 inputs; the WebAssembly kernel decides in float32 and re-decides in double the
- * lanes within a proven error bound of the boundary, so both give bit-identical flags, equal to the
- * per-call `ocsiOverlap` on the same (float32) numbers. Distances are computed in double by both and rounded
- * once to float32.
+ * `ocsiOverlapBatch*` forms run TypeScript on any caller-owned arrays. The TypeScript loops evaluate
+ * Σ(2 l_i)² ≤ 4R² in double precision from the float32 inputs; the WebAssembly kernel decides in float32
+ * and re-decides in double the lanes within a proven error bound of the boundary, so both give
+ * bit-identical flags, equal to the per-call `ocsiOverlap` on the same (float32) numbers. Distances are
+ * computed in double by both and rounded once to float32.
  *
  * Contract of the hot path (not checked per lane): finite values, half extents and radius ≥ 0, axes unit
  * and orthonormal within 1e-3 (the float32 kernel's error bound assumes |e_i| ≤ 1 + 1e-3). Uniform shapes
@@ -45,25 +45,41 @@ import { instantiateOcsiKernel, type OcsiWasmExports, type WasmMemoryLike } from
 
 /** The per-lane inputs: r_SC and the three unit axes (row by row), each a float32 plane. */
 export interface OcsiLanes {
+  /** Per lane: x of r_SC, the sphere centre relative to the box centre. */
   readonly rx: Float32Array;
+  /** Per lane: y of r_SC. */
   readonly ry: Float32Array;
+  /** Per lane: z of r_SC. */
   readonly rz: Float32Array;
+  /** Per lane: x of the box's first unit axis (e_T in the OCSI paper). */
   readonly e0x: Float32Array;
+  /** Per lane: y of the box's first unit axis (e_T). */
   readonly e0y: Float32Array;
+  /** Per lane: z of the box's first unit axis (e_T). */
   readonly e0z: Float32Array;
+  /** Per lane: x of the box's second unit axis (e_L). */
   readonly e1x: Float32Array;
+  /** Per lane: y of the box's second unit axis (e_L). */
   readonly e1y: Float32Array;
+  /** Per lane: z of the box's second unit axis (e_L). */
   readonly e1z: Float32Array;
+  /** Per lane: x of the box's third unit axis (e_W). */
   readonly e2x: Float32Array;
+  /** Per lane: y of the box's third unit axis (e_W). */
   readonly e2y: Float32Array;
+  /** Per lane: z of the box's third unit axis (e_W). */
   readonly e2z: Float32Array;
 }
 
 /** Per-lane box half extents and sphere radius. */
 export interface OcsiShapeLanes {
+  /** Per lane: the box half extent along its first axis (c_T in the OCSI paper). */
   readonly hx: Float32Array;
+  /** Per lane: the box half extent along its second axis (c_L). */
   readonly hy: Float32Array;
+  /** Per lane: the box half extent along its third axis (c_W). */
   readonly hz: Float32Array;
+  /** Per lane: the sphere radius. */
   readonly radius: Float32Array;
 }
 
@@ -404,21 +420,37 @@ export class OcsiBatch implements OcsiLanes, OcsiShapeLanes {
   readonly backend: OcsiBackend;
   /** Whether runs validate their inputs first. */
   readonly validating: boolean;
+  /** Per lane: x of r_SC, the sphere centre relative to the box centre. */
   readonly rx: Float32Array;
+  /** Per lane: y of r_SC. */
   readonly ry: Float32Array;
+  /** Per lane: z of r_SC. */
   readonly rz: Float32Array;
+  /** Per lane: x of the box's first unit axis (e_T in the OCSI paper). */
   readonly e0x: Float32Array;
+  /** Per lane: y of the box's first unit axis (e_T). */
   readonly e0y: Float32Array;
+  /** Per lane: z of the box's first unit axis (e_T). */
   readonly e0z: Float32Array;
+  /** Per lane: x of the box's second unit axis (e_L). */
   readonly e1x: Float32Array;
+  /** Per lane: y of the box's second unit axis (e_L). */
   readonly e1y: Float32Array;
+  /** Per lane: z of the box's second unit axis (e_L). */
   readonly e1z: Float32Array;
+  /** Per lane: x of the box's third unit axis (e_W). */
   readonly e2x: Float32Array;
+  /** Per lane: y of the box's third unit axis (e_W). */
   readonly e2y: Float32Array;
+  /** Per lane: z of the box's third unit axis (e_W). */
   readonly e2z: Float32Array;
+  /** Per lane: the box half extent along its first axis (c_T in the OCSI paper). */
   readonly hx: Float32Array;
+  /** Per lane: the box half extent along its second axis (c_L). */
   readonly hy: Float32Array;
+  /** Per lane: the box half extent along its third axis (c_W). */
   readonly hz: Float32Array;
+  /** Per lane: the sphere radius. */
   readonly radius: Float32Array;
   /** Overlap flags (1/0) written by the overlap runs. */
   readonly flags: Uint8Array;
@@ -433,6 +465,11 @@ export class OcsiBatch implements OcsiLanes, OcsiShapeLanes {
   private readonly all: Float32Array;
   private static readonly BASE = 64;
 
+  /**
+   * A batch of `capacity` lanes (an integer in [1, 2^26]), zero-filled, with the back end chosen by
+   * `options.backend` and the validating mode by `options.validate`. Throws a RangeError for a bad
+   * capacity or back end, and an Error when 'wasm' is asked for and WebAssembly SIMD is unavailable.
+   */
   constructor(capacity: number, options: OcsiBatchOptions = {}) {
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 2 ** 26) {
       throw new RangeError(`OcsiBatch: capacity must be an integer in [1, 2^26], got ${String(capacity)}`);

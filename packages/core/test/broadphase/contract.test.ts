@@ -318,6 +318,39 @@ for (const entry of BROADPHASES) {
       expect(() => entry.create({ dimensions: 4 as Dimensions })).toThrow(/dimensions must be 2 or 3/);
     });
 
+    it('stores a tag per proxy: tagOf, pairTags (ended pairs of removed proxies too), bad tags rejected', () => {
+      const bp = entry.create({ dimensions: 2 });
+      const a = bp.insert([0, 0, 2, 2], 7);
+      const b = bp.insert([1, 1, 3, 3], -2147483648);
+      const c = bp.insert([10, 10, 11, 11]);
+      bp.update();
+      expect([bp.tagOf(a), bp.tagOf(b), bp.tagOf(c)]).toEqual([7, -2147483648, 0]);
+      const pairs = Array.from(bp.pairBuffers().pairs.subarray(0, 2 * bp.pairCount));
+      expect(pairs).toEqual([Math.min(a, b), Math.max(a, b)]);
+      expect(Array.from(bp.pairTags().pairs.subarray(0, 2))).toEqual(
+        a < b ? [7, -2147483648] : [-2147483648, 7],
+      );
+      expect(Array.from(bp.pairTags().began.subarray(0, 2 * bp.beganCount))).toEqual(
+        Array.from(bp.pairTags().pairs.subarray(0, 2)),
+      );
+      for (const bad of [1.5, Number.NaN, 2 ** 31, -(2 ** 31) - 1, '3' as unknown as number]) {
+        expect(() => bp.insert([0, 0, 1, 1], bad), String(bad)).toThrow(/tag must be an integer/);
+      }
+      expect(bp.count).toBe(3);
+      bp.remove(b);
+      expect(() => bp.tagOf(b)).toThrow(/unknown or was removed/);
+      bp.update();
+      // The removed proxy's slot may be reused right away: its ended pair still reports its tag.
+      const d = bp.insert([0, 0, 1, 1], 99);
+      expect(bp.endedCount).toBe(1);
+      expect(Array.from(bp.pairTags().ended.subarray(0, 2))).toEqual(
+        a < b ? [7, -2147483648] : [-2147483648, 7],
+      );
+      bp.update();
+      expect(bp.tagOf(d)).toBe(99);
+      expect(Array.from(bp.pairTags().began.subarray(0, 2))).toEqual(a < d ? [7, 99] : [99, 7]);
+    });
+
     it('is deterministic: the same operations give the same pairs, began and ended, pinned by a hash', () => {
       const run = () => {
         const bp = entry.create({ dimensions: 3 });

@@ -2,6 +2,11 @@
  * Runs the same operations on a broadphase under test and on the BruteForce reference, and checks
  * after every update that both report the same pairs, began and ended lists, and queries.
  * Handles are mapped through object ids, so a broadphase may number its proxies as it likes.
+ *
+ * Every proxy is inserted with its own tag (negative ones too), and every update also checks the
+ * incremental read-outs: `pairBuffers()` and the counts against the views, `pairTags()` entry for entry
+ * (the ended pairs of removed proxies included), and `tagOf` of every live handle. Every other move
+ * goes through `moveMany`.
  */
 import { expect } from 'vitest';
 import { type Broadphase, BruteForce, type Dimensions } from '../../src/index.js';
@@ -50,6 +55,10 @@ export class Lockstep {
   /** Tested handle → reference handle, including removed ones (pairs that ended name them). */
   private readonly toRef = new Map<number, number>();
   private previous: string[] = [];
+  /** Tested handle → the tag it was inserted with (removed handles kept). */
+  private readonly tags = new Map<number, number>();
+  private nextTag = 1;
+  private moves = 0;
   updates = 0;
 
   constructor(
@@ -62,8 +71,11 @@ export class Lockstep {
   apply(op: Op): void {
     switch (op.kind) {
       case 'insert': {
-        const h = this.tested.insert(op.box);
-        const r = this.ref.insert(op.box);
+        // Distinct int32 tags, about half of them negative.
+        const tag = Math.imul(this.nextTag++, 0x9e3779b1);
+        const h = this.tested.insert(op.box, tag);
+        const r = this.ref.insert(op.box, tag);
+        this.tags.set(h, tag);
         this.live.push([h, r]);
         this.toRef.set(h, r);
         break;
@@ -71,7 +83,8 @@ export class Lockstep {
       case 'move': {
         if (this.live.length === 0) return;
         const [h, r] = this.live[op.pick % this.live.length];
-        this.tested.move(h, op.box);
+        if (this.moves++ % 2 === 0) this.tested.move(h, op.box);
+        else this.tested.moveMany(Int32Array.of(h), Float64Array.from(op.box));
         this.ref.move(r, op.box);
         break;
       }
@@ -128,5 +141,26 @@ export class Lockstep {
     for (const p of b) expected.add(p);
     expect(now).toEqual([...expected].sort());
     this.previous = now;
+    this.checkBuffersAndTags(pairs, began, ended);
+  }
+
+  /** pairBuffers, the counts, pairTags and tagOf agree with the pair lists and the inserted tags. */
+  private checkBuffersAndTags(pairs: Int32Array, began: Int32Array, ended: Int32Array): void {
+    const t = this.tested;
+    expect(t.beganCount).toBe(began.length / 2);
+    expect(t.endedCount).toBe(ended.length / 2);
+    const buffers = t.pairBuffers();
+    expect(Array.from(buffers.pairs.subarray(0, pairs.length))).toEqual(Array.from(pairs));
+    expect(Array.from(buffers.began.subarray(0, began.length))).toEqual(Array.from(began));
+    expect(Array.from(buffers.ended.subarray(0, ended.length))).toEqual(Array.from(ended));
+    const tags = t.pairTags();
+    const expectTags = (list: Int32Array, got: Int32Array, what: string) => {
+      const want = Array.from(list, (h) => this.tags.get(h));
+      expect(Array.from(got.subarray(0, list.length)), `${what} tags`).toEqual(want);
+    };
+    expectTags(pairs, tags.pairs, 'pairs');
+    expectTags(began, tags.began, 'began');
+    expectTags(ended, tags.ended, 'ended');
+    for (const [h] of this.live) expect(t.tagOf(h)).toBe(this.tags.get(h));
   }
 }

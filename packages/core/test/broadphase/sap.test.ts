@@ -1,6 +1,6 @@
 /**
  * SweepAndPrune beyond the shared contract: no allocation per frame once warm, the bulk entry point,
- * and the invariant checker catching a corrupted structure.
+ * the automatic cell size ignoring outliers, and the invariant checker catching a corrupted structure.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -140,6 +140,41 @@ describe('SweepAndPrune', () => {
     }
     bp.validate();
     expect(bp.pairCount).toBeGreaterThan(300);
+  });
+
+  it('chooses the automatic cell size from the bulk of the boxes: one far or huge box changes nothing', () => {
+    const n = 300;
+    const { bounds } = scene(n, 3, 5);
+    const build = (extra: number[][]) => {
+      const bp = new SweepAndPrune({ dimensions: 3, validate: true });
+      for (let i = 0; i < n; i++) bp.insert(bounds.subarray(i * 6, i * 6 + 6));
+      for (const box of extra) bp.insert(box);
+      bp.update();
+      return bp;
+    };
+    const plain = build([]);
+    expect(plain.currentCellSize).toBeGreaterThan(1);
+    expect(plain.currentCellSize).toBeLessThan(100);
+    const outliers = [
+      [[1e18, 0, 0, 1e18 + 1, 1, 1]],
+      [[-1.7e308, -1.7e308, -1.7e308, -1.7e308, -1.7e308, -1.7e308]],
+      [[-1e18, -1e18, -1e18, 1e18, 1e18, 1e18]],
+      [
+        [-1.7e308, 0, 0, 1.7e308, 1, 1],
+        [5e15, 5e15, 5e15, 5e15 + 2, 5e15 + 2, 5e15 + 2],
+      ],
+    ];
+    for (const extra of outliers) {
+      const bp = build(extra);
+      expect(bp.currentCellSize, JSON.stringify(extra)).toBe(plain.currentCellSize);
+      expect(bp.regionCount).toBeGreaterThan(10);
+      // The outliers live outside the grid (with the big boxes); the pairs stay exact.
+      const ref = new BruteForce({ dimensions: 3 });
+      for (let i = 0; i < n; i++) ref.insert(bounds.subarray(i * 6, i * 6 + 6));
+      for (const box of extra) ref.insert(box);
+      ref.update();
+      expect(Array.from(bp.pairs())).toEqual(Array.from(ref.pairs()));
+    }
   });
 
   it('validate() detects a corrupted list', () => {

@@ -102,12 +102,14 @@ export abstract class SapLists extends SapRegions {
    */
   protected meetOnOtherAxes(ea: number, eb: number, skip: number): boolean {
     const where = this.where;
-    const d2 = 2 * this.dimensions;
-    for (let k = 0; k < this.dimensions; k++) {
+    const d = this.dimensions;
+    // Each entry's record once (whereAt at axis 0, min); axis k's min and max follow at 2k and 2k + 1.
+    const wa = whereAt(ea, 2 * d, 0, 0);
+    const wb = whereAt(eb, 2 * d, 0, 0);
+    for (let k = 0; k < d; k++) {
       if (
         k !== skip &&
-        (where[whereAt(ea, d2, k, 0)] > where[whereAt(eb, d2, k, 1)] ||
-          where[whereAt(eb, d2, k, 0)] > where[whereAt(ea, d2, k, 1)])
+        (where[wa + 2 * k] > where[wb + 2 * k + 1] || where[wb + 2 * k] > where[wa + 2 * k + 1])
       )
         return false;
     }

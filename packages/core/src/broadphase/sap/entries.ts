@@ -13,9 +13,9 @@
 import { growArray } from '../../growArray.js';
 import type { Dimensions } from '../types.js';
 import { EndpointArena } from './endpointArena.js';
+import { SapLists } from './endpointLists.js';
 import { GLOBAL_REGION, listAt, maxToken, minToken, whereAt } from './layout.js';
 import { GRID_CELL_LIMIT, type SapSettings } from './options.js';
-import { SapLists } from './endpointLists.js';
 
 /** A box's entries: adding, removing, keeping them in line with its cells; renumbering; regridding. */
 export abstract class SapEntries extends SapLists {

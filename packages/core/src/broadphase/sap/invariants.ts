@@ -126,7 +126,9 @@ export function checkSapInvariants(s: SapInternals): void {
       const shared = overlap ? regionsOf(b).filter((r) => ra.includes(r)).length : 0;
       if (overlap && shared === 0) throw new Error(`SAP: overlapping boxes ${a} and ${b} share no region`);
       if (s.pairSet.countOf(a, b) !== shared) {
-        throw new Error(`SAP: pair (${a}, ${b}) counted ${s.pairSet.countOf(a, b)} times, expected ${shared}`);
+        throw new Error(
+          `SAP: pair (${a}, ${b}) counted ${s.pairSet.countOf(a, b)} times, expected ${shared}`,
+        );
       }
       if (overlap) expected++;
     }

@@ -4,7 +4,7 @@
  * segment, so scanning a node's proxies reads consecutive memory instead of chasing a linked list
  * through slot-indexed arrays (the octree's queries are bound by those cache misses otherwise).
  */
-import { growArray } from '../growArray.js';
+import { growArray } from '../../growArray.js';
 
 /** Smallest segment: 4 items. */
 export const MIN_SEGMENT = 4;

@@ -8,7 +8,7 @@
  * `ends[2e + 1]`): walking the list of slot s, link l names the entry `l >> 1` and the partner
  * `ends[l ^ 1]`.
  */
-import { growArray } from '../growArray.js';
+import { growArray } from '../../growArray.js';
 
 const NONE = -1;
 

@@ -1,0 +1,3 @@
+// Public API of the engine-sync module: what engine adapters build on.
+export { BodyTable, type BodyTableHooks, type BodyTableOptions, NO_PROXY } from './bodyTable.js';
+export { PairOrder } from './pairOrder.js';
