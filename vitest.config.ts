@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       // Sub-path entries first: '@sieve/core' would otherwise match them as a prefix.
       '@sieve/core/gpu': src('./packages/core/src/gpu/index.ts'),
+      '@sieve/core/parallel': src('./packages/core/src/broadphase/parallel/index.ts'),
       '@sieve/core': src('./packages/core/src/index.ts'),
       '@sieve/matter': src('./packages/matter/src/index.ts'),
       '@sieve/overlay': src('./packages/overlay/src/index.ts'),

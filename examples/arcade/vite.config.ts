@@ -31,14 +31,24 @@ const isolation = siteHeaders();
 export default defineConfig({
   base: './',
   resolve: {
-    alias: {
-      '@sieve/core': src('../../packages/core/src/index.ts'),
-      '@sieve/matter': src('../../packages/matter/src/index.ts'),
-      '@sieve/overlay': src('../../packages/overlay/src/index.ts'),
-    },
+    alias: [
+      // Sub-path entry first: '@sieve/core' would otherwise match it as a prefix.
+      { find: '@sieve/core/parallel', replacement: src('../../packages/core/src/broadphase/parallel/index.ts') },
+      { find: '@sieve/core', replacement: src('../../packages/core/src/index.ts') },
+      { find: '@sieve/matter', replacement: src('../../packages/matter/src/index.ts') },
+      { find: '@sieve/overlay', replacement: src('../../packages/overlay/src/index.ts') },
+      // The parallel broadphase starts its region workers from `./parallel-worker.js` next to it: its
+      // built name; from the sources, that is the TypeScript worker entry.
+      {
+        find: /^.*\/broadphase\/parallel\/parallel-worker\.js$/,
+        replacement: src('../../packages/core/src/broadphase/parallel/worker.ts'),
+      },
+    ],
     // One copy of each, whichever package imports it.
     dedupe: ['matter-js', 'pixi.js'],
   },
+  // Module workers: the parallel mode's physics worker, and the broadphase's region workers it starts.
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

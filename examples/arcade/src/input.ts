@@ -1,11 +1,11 @@
 /**
  * Keyboard and touch input. Arrows or WASD turn and thrust, Space fires; the action keys (flood, clear,
- * collision mode, overlay, restart) fire callbacks once per press. Touch buttons drive the same state.
+ * collision mode, overlay, restart, parallel mode) fire callbacks once per press. Touch buttons drive the same state.
  */
 import type { Input } from './game.js';
 
 /** One-shot actions. */
-export type Action = 'flood' | 'clear' | 'mode' | 'overlay' | 'restart';
+export type Action = 'flood' | 'clear' | 'mode' | 'overlay' | 'restart' | 'parallel';
 
 const HOLD: Record<string, keyof Input> = {
   ArrowLeft: 'left',
@@ -23,6 +23,7 @@ const ACTIONS: Record<string, Action> = {
   KeyC: 'mode',
   KeyO: 'overlay',
   KeyR: 'restart',
+  KeyP: 'parallel',
 };
 
 /** Held-key state plus the action callback. */

@@ -14,6 +14,7 @@ import {
   type Texture,
 } from 'pixi.js';
 import { type Game, WORLD_H, WORLD_W } from './game.js';
+import type { GameState } from './state.js';
 
 const ASTEROID_COLOR = 0xc5cae9;
 const SHIP_COLOR = 0x80deea;
@@ -44,7 +45,7 @@ export class View {
    */
   constructor(
     private readonly app: Application,
-    game: Game,
+    game: { readonly shipOutline: number[] },
     private readonly reservedRight: () => number = () => 0,
   ) {
     this.field.rect(0, 0, WORLD_W, WORLD_H).fill({ color: 0x070914 }).stroke({ width: 2, color: 0x283593 });
@@ -101,8 +102,8 @@ export class View {
     p.height = WORLD_H * s;
   }
 
-  /** Brings every display object in line with the game state. */
-  sync(game: Game): void {
+  /** Brings every display object in line with the game state (a {@link Game}, or a snapshot of one). */
+  sync(game: GameState): void {
     this.fit();
     const ship = game.ship;
     this.ship.visible = game.shipAlive;

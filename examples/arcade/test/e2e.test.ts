@@ -54,9 +54,12 @@ function siteHeaders(dir: string): Record<string, string> {
   return headers;
 }
 
-/** Serves `dir` on 127.0.0.1 at a free port, with the headers of its `_headers` file. */
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const headers = siteHeaders(dir);
+/**
+ * Serves `dir` on 127.0.0.1 at a free port, with the headers of its `_headers` file (or, with
+ * `isolated` false, without them: a host that ignores the file).
+ */
+function serve(dir: string, isolated = true): Promise<{ server: Server; url: string }> {
+  const headers = isolated ? siteHeaders(dir) : {};
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     let file = normalize(join(dir, path));
@@ -143,6 +146,7 @@ async function advance(page: Page, n: number) {
 describe('arcade game in headless Chromium', () => {
   let context: BrowserContext | undefined;
   let server: Server | undefined;
+  let plainServer: Server | undefined;
   let url = '';
   let userDataDir = '';
   const errors: string[] = [];
@@ -188,6 +192,7 @@ describe('arcade game in headless Chromium', () => {
   afterAll(async () => {
     await context?.close();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) => (plainServer ? plainServer.close(() => resolve()) : resolve()));
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
@@ -326,4 +331,108 @@ describe('arcade game in headless Chromium', () => {
 
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('parallel mode (?workers=2): the game in a Web Worker, the broadphase on 2 worker threads, per-worker times in the overlay', async () => {
+    const page = await context!.newPage();
+    const pageErrors = watch(page);
+    await page.goto(`${url}/?seed=1&test=1&workers=2&flood=1500`);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    await page.waitForFunction(() => (window.__arcade?.parallel?.snapshots ?? 0) > 20, undefined, {
+      timeout: 30_000,
+    });
+    const info = (await page.evaluate(() => window.__arcade!.parallel))!;
+    expect(info.mode).toBe('workers'); // not the in-thread fallback
+    expect(info.workers).toBeGreaterThanOrEqual(2);
+    expect(info.fallbackReason).toBeNull();
+    expect(info.crossOriginIsolated).toBe(true);
+    expect(await page.locator('#hud').innerText()).toContain('parallel broadphase on 2 workers');
+    const start = await hook(page);
+    expect(start.mode).toBe('sieve');
+    expect(start.debris).toBe(1500);
+    expect(start.bodies).toBeGreaterThan(1500);
+
+    // The game runs: steps advance, thrust moves the ship up, a shot scores.
+    await page.keyboard.down('ArrowUp');
+    await advance(page, 12);
+    await page.keyboard.up('ArrowUp');
+    const thrusted = await hook(page);
+    expect(thrusted.ship.vy).toBeLessThan(-0.5);
+    expect(thrusted.ship.y).toBeLessThan(start.ship.y - 2);
+    await page.keyboard.down('Space');
+    await page.waitForFunction(() => (window.__arcade?.score ?? 0) > 0, undefined, { timeout: 20_000 });
+    await page.keyboard.up('Space');
+
+    // Bodies collide (debris against debris), and both workers spent time on their regions.
+    await page.waitForFunction(() => (window.__arcade?.parallel?.debrisPairs ?? 0) > 0, undefined, {
+      timeout: 20_000,
+    });
+    await page.waitForFunction(
+      () => {
+        const p = window.__arcade?.parallel;
+        return p !== null && p !== undefined && p.regionMs.length >= 2 && p.regionMs.every((ms) => ms > 0);
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+    await advance(page, 30);
+    const text = await drawnText(page);
+    for (const row of ['worker 1', 'worker 2']) {
+      const w = words(text, row);
+      expect(Number(w[3]), `${row}: ${w.join(' ')}`).toBeGreaterThan(0); // median ms
+    }
+    expect(Number(words(text, 'broadphase')[2])).toBeGreaterThan(0);
+    const data = (await page.evaluate(() =>
+      JSON.parse(window.__arcade!.overlay.exportFrames()),
+    )) as OverlayExport;
+    expect(data.stats.phases['worker 1'].max).toBeGreaterThan(0);
+    expect(data.stats.phases['worker 2'].max).toBeGreaterThan(0);
+    expect(data.frames.at(-1)!.counters.candidates).toBeGreaterThan(0);
+    const median = (phase: string) => data.stats.phases[phase].median.toFixed(2);
+    console.log(
+      `arcade e2e, parallel mode with 1500 debris: broadphase ${median('broadphase')} ms, worker 1 ` +
+        `${median('worker 1')} ms, worker 2 ${median('worker 2')} ms, physics step ${median('physics')} ms ` +
+        `(medians, in the physics worker); page's snapshot ${median('snapshot')} ms`,
+    );
+
+    // Stock ↔ Sieve still switches inside the worker.
+    await page.keyboard.press('KeyC');
+    await advance(page, 10);
+    expect((await hook(page)).mode).toBe('stock');
+    mkdirSync(join(root, 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(root, 'test-results', 'arcade-workers.png') });
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+
+  it('parallel mode without cross-origin isolation says it fell back to in-thread, and still plays', async () => {
+    let plainUrl = '';
+    ({ server: plainServer, url: plainUrl } = await serve(dist, false));
+    const page = await context!.newPage();
+    const pageErrors = watch(page);
+    await page.goto(`${plainUrl}/?seed=1&test=1&workers=2&flood=300`);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+    await page.waitForFunction(() => (window.__arcade?.parallel?.snapshots ?? 0) > 20, undefined, {
+      timeout: 30_000,
+    });
+    const info = (await page.evaluate(() => window.__arcade!.parallel))!;
+    expect(info.mode).toBe('in-thread');
+    expect(info.fallbackReason).toMatch(/SharedArrayBuffer is unavailable/);
+    expect(await page.locator('#hud').innerText()).toMatch(/FELL BACK to in-thread.*SharedArrayBuffer/);
+    const before = await hook(page);
+    const after = await advance(page, 10);
+    expect(after.steps).toBeGreaterThanOrEqual(before.steps + 10);
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
 });
+
+/** Collects a page's console errors, page errors and failed requests. */
+function watch(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  return errors;
+}

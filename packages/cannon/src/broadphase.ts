@@ -37,7 +37,6 @@ import {
   BodyTable,
   type BodyTableHooks,
   growArray,
-  NO_PROXY,
   Octree,
   type OctreeOptions,
   PairOrder,
@@ -316,7 +315,7 @@ export class SieveBroadphase extends Broadphase {
         reach = rad >= 0 ? rad : Number.NaN;
       }
       const fits = reach >= 0 && fitsTree(x0, x1, huge) && fitsTree(y0, y1, huge) && fitsTree(z0, z1, huge);
-      const inTree = table.handles[r] !== NO_PROXY;
+      const inTree = table.handles[r] >= 0; // (handles are non-negative; no proxy is NO_PROXY, -1)
       const fat = table.boxes;
       if (
         inTree &&

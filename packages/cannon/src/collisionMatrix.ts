@@ -25,6 +25,7 @@ import { growArray } from '@sieve/core';
 
 /** A body as the matrix sees it: cannon's `Body` has an integer `index`. */
 export interface IndexedBody {
+  /** The body's position in `world.bodies` (a non-negative integer; cannon renumbers on removal). */
   index: number;
 }
 
@@ -66,7 +67,11 @@ export class PairCollisionMatrix {
     return this.size + this.denseCount;
   }
 
-  /** 1 if the pair was set to true since the last reset, else 0 (the array form gives 0/1/undefined). */
+  /**
+   * 1 if the pair (in either order) was set to true since the last reset, else 0 (the array form gives
+   * 0, 1 or undefined). O(1). Like the stock array, it does not validate: both indices must be
+   * non-negative integers.
+   */
   get(bi: IndexedBody, bj: IndexedBody): number {
     let i = bi.index;
     let j = bj.index;
@@ -81,7 +86,10 @@ export class PairCollisionMatrix {
     return e < 0 ? 0 : this.value[e];
   }
 
-  /** Records whether the pair collides. */
+  /**
+   * Records whether the pair (in either order) collides: a truthy `value` reads back as 1, a falsy one
+   * as 0. O(1) amortised; a pair set to false that was not set before stores nothing.
+   */
   set(bi: IndexedBody, bj: IndexedBody, value: boolean | number): void {
     let i = bi.index;
     let j = bj.index;

@@ -110,8 +110,24 @@ interface Saved {
 const installed = new WeakMap<World, Saved>();
 
 /**
- * Installs Sieve on a cannon-es world (see the module comment for the parts). Installing twice throws;
- * uninstall first. Returns what was installed.
+ * Installs Sieve on a live cannon-es world. With no options the world steps bit for bit as with
+ * cannon's `NaiveBroadphase` wherever cannon has an answer (same contacts and `collide` /
+ * `beginContact` / `endContact` events), and only adds answers where it has none. The parts, each
+ * switchable by {@link InstallSieveOptions}: a {@link SieveBroadphase} as `world.broadphase`;
+ * {@link PairCollisionMatrix}es and {@link PairOverlapKeeper}s instead of cannon's N(N−1)/2 arrays
+ * (current pairs carried over, so no event is repeated or lost); trimesh contacts on
+ * `world.narrowphase` ({@link installNarrowphase}); `removeBody` during a step queued until it ends
+ * (where stock cannon throws); and continuous collision for bodies marked with `setBullet`.
+ *
+ * Returns what was installed. Throws a `TypeError` if `world` is not a cannon-es `World`, an `Error` if
+ * Sieve is already installed on it (uninstall first), and a `TypeError`/`RangeError` naming the option
+ * for bad bullet options or `narrowphase.maxContacts` — all before the world is changed.
+ *
+ * @example
+ * const world = new World({ gravity: new Vec3(0, -9.82, 0) });
+ * installSieve(world);
+ * world.step(1 / 60); // same contacts and events as stock, found faster
+ * uninstallSieve(world); // every original object back
  */
 export function installSieve(world: World, options: InstallSieveOptions = {}): SieveInstallation {
   if (world == null || !Array.isArray((world as World).bodies)) {
@@ -171,7 +187,11 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
   return installation;
 }
 
-/** Takes Sieve off a world, restoring cannon's objects. Returns false if it was not installed. */
+/**
+ * Takes Sieve off a world: restores cannon's own broadphase, collision matrices, overlap keepers,
+ * narrowphase handlers and `removeBody`, carrying the current collision state back so the next step's
+ * events continue where Sieve's left off. Returns false (and does nothing) if it was not installed.
+ */
 export function uninstallSieve(world: World): boolean {
   const saved = installed.get(world);
   if (!saved) return false;

@@ -15,8 +15,9 @@
  * Contacts, all in world space, normal from body i to body j, `ri`/`rj` the contact points on each
  * body relative to its position (cannon's convention: penetration is `(xj + rj − xi − ri)·n < 0`):
  *
- * - Trimesh–trimesh: Sieve's BVH mesh–mesh query (`meshMeshPairs`: dual-tree descent with separating-axis
- *   node tests, Ericson's Real-Time Collision Detection §6.5, and Möller 1997's triangle–triangle test) finds the intersecting triangle pairs. Each pair is clipped both ways
+ * - Trimesh–trimesh: Sieve's BVH mesh–mesh query (`meshMeshPairs`: dual-tree descent with
+ *   separating-axis node tests, Ericson's Real-Time Collision Detection §6.5, and Möller 1997's
+ *   triangle–triangle test) finds the intersecting triangle pairs. Each pair is clipped both ways
  *   (GImpact's triangle clipping, Bullet's `btPrimitiveTriangle`): one triangle clipped by the prism of
  *   the other's three edge planes, keeping the points behind the other's face (faces are outward by
  *   winding, `(b−a)×(c−a)` as cannon's `Trimesh.updateNormals`) with their distance to its plane as depth.
@@ -29,8 +30,9 @@
  *   oriented like cannon's outward face normals), and the manifold reduced the same way.
  * - Box–box (option, off by default): cannon's own, behind an OBB–OBB separating-axis test.
  * - Sphere–box (option, off by default, it changes cannon's answer): the OCSI paper's sphere–box test
- *   (its Eq. 2 and Algorithm 5, through `sphereObbContact` of `@sieve/core`): one contact, the box point nearest the centre, also correct
- *   when the centre is inside the box (the face of least penetration), where cannon's own test misses.
+ *   (its Eq. 2 and Algorithm 5, through `sphereObbContact` of `@sieve/core`): one contact, the box
+ *   point nearest the centre, also correct when the centre is inside the box (the face of least
+ *   penetration), where cannon's own test misses.
  */
 import {
   growArray,
@@ -78,7 +80,10 @@ export interface NarrowphaseOptions {
    * depth that cannon keeps. Default false.
    */
   boxBox?: boolean;
-  /** Most contacts kept per trimesh shape pair. Default 8. */
+  /**
+   * Most contacts kept per trimesh shape pair (deepest first, then spread out), a positive integer.
+   * Default 8.
+   */
   maxContacts?: number;
 }
 
@@ -99,13 +104,22 @@ type Handler = (
 
 const TYPES = Shape.types;
 
-/** Dispatch keys (`typeA | typeB`) of the handlers this module adds. */
+/**
+ * Dispatch keys (`typeA | typeB` of cannon-es's `Shape.types` bits) of the handlers this module adds:
+ * the property names {@link installNarrowphase} defines on a `Narrowphase` instance.
+ */
 export const SIEVE_COLLISION_TYPES = {
+  /** Trimesh–trimesh (`TRIMESH`, 256): BVH mesh–mesh query and triangle clipping; on by default. */
   trimeshTrimesh: TYPES.TRIMESH,
+  /** Box–trimesh (`BOX | TRIMESH`, 260): the box's hull against the mesh; on by default. */
   boxTrimesh: TYPES.BOX | TYPES.TRIMESH,
+  /** Convex polyhedron–trimesh (`CONVEXPOLYHEDRON | TRIMESH`, 272); on by default. */
   convexTrimesh: TYPES.CONVEXPOLYHEDRON | TYPES.TRIMESH,
+  /** Cylinder–trimesh (`CYLINDER | TRIMESH`, 384): cannon's cylinder is a convex hull; on by default. */
   cylinderTrimesh: TYPES.CYLINDER | TYPES.TRIMESH,
+  /** Sphere–box (`SPHERE | BOX`, 5) through OCSI; replaces cannon's handler only with `sphereBox: true`. */
   sphereBox: TYPES.SPHERE | TYPES.BOX,
+  /** Box–box (`BOX`, 4) with a separating-axis prefilter; replaces cannon's only with `boxBox: true`. */
   boxBox: TYPES.BOX,
 } as const;
 
@@ -117,7 +131,12 @@ interface NarrowphaseState {
 
 const states = new WeakMap<Narrowphase, NarrowphaseState>();
 
-/** Adds the Sieve handlers to one cannon `Narrowphase` (a world's `world.narrowphase`). */
+/**
+ * Adds the Sieve handlers to one cannon `Narrowphase` (a world's `world.narrowphase`) as own properties
+ * under the keys of {@link SIEVE_COLLISION_TYPES}, shadowing cannon's prototype getters for those
+ * shape pairs only. Throws an `Error` if already installed on `np`, and a `RangeError` for a
+ * `maxContacts` that is not a positive integer, before anything changes. `installSieve` calls it.
+ */
 export function installNarrowphase(np: Narrowphase, options: NarrowphaseOptions = {}): void {
   if (states.has(np)) throw new Error('installNarrowphase: already installed on this narrowphase');
   const maxContacts = options.maxContacts ?? 8;
@@ -143,7 +162,10 @@ export function installNarrowphase(np: Narrowphase, options: NarrowphaseOptions 
   states.set(np, state);
 }
 
-/** Removes what {@link installNarrowphase} added. Returns false if nothing was installed. */
+/**
+ * Removes what {@link installNarrowphase} added (restoring any own property it shadowed), so cannon's
+ * own handlers answer again. Returns false, and does nothing, if nothing was installed on `np`.
+ */
 export function uninstallNarrowphase(np: Narrowphase): boolean {
   const state = states.get(np);
   if (!state) return false;
@@ -635,7 +657,8 @@ function boxObb(box: Box, x: Vec3, q: Quaternion, pad: boolean, out: Float64Arra
 
 /**
  * cannon's box–box (its convex–convex SAT and clipping) behind an OBB–OBB separating-axis test over the
- * same 15 axes (Gottschalk, Lin and Manocha's OBBTree; Ericson's Real-Time Collision Detection §4.4.1): separated boxes return at once.
+ * same 15 axes (Gottschalk, Lin and Manocha's OBBTree; Ericson's Real-Time Collision Detection
+ * §4.4.1): separated boxes return at once.
  */
 const boxBoxPrefiltered: Handler = function (
   this: Narrowphase,

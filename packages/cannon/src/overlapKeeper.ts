@@ -73,7 +73,11 @@ export class PairOverlapKeeper {
     return Array.from(this.cur.subarray(0, this.curCount));
   }
 
-  /** Records that ids `i` and `j` overlap this step (order does not matter; repeats are ignored). */
+  /**
+   * Records that ids `i` and `j` (cannon's `body.id` or `shape.id`: non-negative integers) overlap this
+   * step; order does not matter, repeats are ignored. O(1). Not validated, as in the stock keeper; wide
+   * keys are exact for ids below 2²², stock keys behave as cannon's for every id.
+   */
   set(i: number, j: number): void {
     let key: number;
     if (this.stockKeys) {

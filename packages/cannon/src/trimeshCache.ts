@@ -39,12 +39,21 @@ function entryOf(shape: Trimesh): Entry {
   return e;
 }
 
-/** The BVH of a Trimesh shape (built on first use, then cached). */
+/**
+ * The BVH of a Trimesh shape over its unscaled local-space `vertices` (built on first use, cached until
+ * the shape is collected, its `vertices` or `indices` array is replaced, or {@link refreshTrimesh}).
+ * Building is O(T log T) for T triangles; later calls are a `WeakMap` lookup. Throws the `MeshBVH`
+ * constructor's `RangeError` for a non-finite vertex coordinate, an index count that is not a multiple
+ * of 3 or an index past the vertices.
+ */
 export function trimeshBVH(shape: Trimesh): MeshBVH {
   return entryOf(shape).bvh;
 }
 
-/** The shape's triangle indices as unsigned integers (3 per triangle). */
+/**
+ * The shape's triangle indices as unsigned 32-bit integers (3 per triangle; cannon's `Int16Array` read
+ * as unsigned 16-bit), cached with the BVH.
+ */
 export function trimeshIndex(shape: Trimesh): Uint32Array {
   return entryOf(shape).index;
 }
@@ -57,7 +66,7 @@ export function refreshTrimesh(shape: Trimesh): void {
   cache.delete(shape);
 }
 
-/** Whether a BVH is cached for the shape (for tests). */
+/** Whether a BVH is cached for the shape (built and not dropped by {@link refreshTrimesh}); for tests. */
 export function hasTrimeshBVH(shape: Trimesh): boolean {
   return cache.has(shape);
 }

@@ -29,6 +29,7 @@ export type {
   MatterModuleLike,
   MatterVectorLike,
 } from './matterTypes.js';
+export type { ParallelBroadphaseOptions } from './parallel.js';
 export {
   type BroadphaseKind,
   DEFAULT_SWEEP_BELOW,

@@ -6,14 +6,23 @@
  */
 import type { OctreeOptions, SweepAndPruneOptions } from '@sieve/core';
 import type { MatterModuleLike } from './matterTypes.js';
+import type { ParallelBroadphaseOptions } from './parallel.js';
 // For the TSDoc links only.
 import type { installSieve } from './sieveDetector.js';
 
-/** Which detector answers `Detector.collisions` for the engine. */
+/**
+ * Which detector answers `Detector.collisions` for the engine: `'sieve'`, Sieve's (the same collisions
+ * in the same order as stock, found faster), or `'stock'`, matter-js's own, called as if Sieve were not
+ * installed (for side-by-side comparisons). Switchable on a live engine with `SieveDetector.mode`.
+ */
 export type DetectorMode = 'sieve' | 'stock';
 
-/** Which Sieve broadphase holds the proxies. */
-export type BroadphaseKind = 'sap' | 'octree';
+/**
+ * Which Sieve broadphase holds the proxies. `'parallel'`: the region-parallel sweep and prune on worker
+ * threads (`@sieve/core/parallel`); its update blocks, so it suits Node or a Web Worker, not a page's
+ * main thread (see {@link ParallelBroadphaseOptions}).
+ */
+export type BroadphaseKind = 'sap' | 'octree' | 'parallel';
 
 /**
  * How the last Sieve-mode step was answered: `'sweep'`, matter-js's own sort and sweep (reproduced
@@ -27,13 +36,19 @@ export const DEFAULT_SWEEP_BELOW = 512;
 
 /** Options of {@link installSieve}. */
 export interface SieveOptions {
-  /** `'sap'` (default): incremental sweep and prune. `'octree'`: Sieve's loose quadtree. */
+  /**
+   * `'sap'` (default): incremental sweep and prune. `'octree'`: Sieve's loose quadtree. `'parallel'`:
+   * the region-parallel sweep and prune on worker threads (see {@link BroadphaseKind}). Anything else
+   * throws a `RangeError`.
+   */
   broadphase?: BroadphaseKind;
   /** Extra options for the SweepAndPrune (cell size of its regions...). */
   sap?: Omit<SweepAndPruneOptions, 'dimensions'>;
   /** Extra options for the Octree. */
   octree?: Omit<OctreeOptions, 'dimensions'>;
-  /** Start in this mode. Default `'sieve'`. */
+  /** Options of the parallel broadphase (workers, a shared pool, the worker script's URL...). */
+  parallel?: ParallelBroadphaseOptions;
+  /** Start in this mode (`'sieve'` or `'stock'`, else a `RangeError`). Default `'sieve'`. */
   mode?: DetectorMode;
   /**
    * Worlds with fewer bodies than this are answered by matter-js's own sort and sweep, reproduced
@@ -42,8 +57,8 @@ export interface SieveOptions {
    * the moving ones, and its upkeep pays off only when enough of them rest (static or sleeping) or
    * the world is large. The switch follows the world as it grows, shrinks, falls asleep or wakes
    * (after 8 steps in a row preferring the other path, with some hysteresis), and the results are the
-   * same either way. Default {@link DEFAULT_SWEEP_BELOW}; `0`: always the broadphase; `Infinity`:
-   * always the sweep.
+   * same either way. A number ≥ 0 (else `installSieve` throws a `RangeError`). Default
+   * {@link DEFAULT_SWEEP_BELOW}; `0`: always the broadphase; `Infinity`: always the sweep.
    */
   sweepBelow?: number;
   /**
@@ -56,7 +71,7 @@ export interface SieveOptions {
    * the broadphase path and in stock mode only: a reading costs about 50 ns in Node (and allocates
    * about 0.2 KB), which is a few per cent of a whole `Engine.update` of a world of a handful of
    * bodies, so the sweep path of small worlds is timed only when a clock is given here. `false` turns
-   * timing off (the `...Ms` stats are then NaN).
+   * timing off (the `...Ms` stats are then NaN). Anything else throws a `TypeError`.
    */
   clock?: (() => number) | false;
 }

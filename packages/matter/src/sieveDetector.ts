@@ -37,6 +37,7 @@ import type {
   MatterModuleLike,
 } from './matterTypes.js';
 import { DEFAULT_SWEEP_BELOW, type DetectorMode, type SieveOptions, type SieveStats } from './options.js';
+import { createParallelBroadphase, disposeBroadphase, type ParallelSweepAndPrune } from './parallel.js';
 import { StockSweep } from './sweep.js';
 import { XOrder } from './xOrder.js';
 
@@ -73,7 +74,7 @@ export class SieveDetector {
   /** The engine's `Matter.Detector` (its identity is what the patched `Detector.collisions` recognises). */
   readonly detector: MatterDetectorLike;
   /** The Sieve broadphase holding one proxy per body. */
-  readonly broadphase: SweepAndPrune | Octree;
+  readonly broadphase: SweepAndPrune | Octree | ParallelSweepAndPrune;
   /** Timing and counts of the last step. */
   readonly stats: SieveStats = {
     mode: 'sieve',
@@ -161,8 +162,10 @@ export class SieveDetector {
       this.broadphase = new SweepAndPrune({ ...options.sap, dimensions: 2 });
     } else if (kind === 'octree') {
       this.broadphase = new Octree({ ...options.octree, dimensions: 2 });
+    } else if (kind === 'parallel') {
+      this.broadphase = createParallelBroadphase(options.parallel);
     } else {
-      throw new RangeError(`installSieve: options.broadphase must be 'sap' or 'octree', got ${String(kind)}`);
+      throw new RangeError(`installSieve: options.broadphase must be 'sap', 'octree' or 'parallel', got ${String(kind)}`);
     }
     const clock = options.clock ?? now;
     if (clock !== false && typeof clock !== 'function') {
@@ -233,6 +236,7 @@ export class SieveDetector {
   /** @internal Called by {@link uninstallSieve}. */
   detach(): void {
     if (this.currentMode === 'sieve' && !this.sweeping) this.handBackOrder();
+    disposeBroadphase(this.broadphase);
     this.installed = false;
   }
 

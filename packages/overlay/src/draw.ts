@@ -91,7 +91,10 @@ const DIM = '#9fa8da';
 /** Shown for a value that was not measured. */
 const NOT_MEASURED = '—';
 
-/** Smallest value of the 1–2–5 series that is ≥ `v`. */
+/**
+ * Smallest value of the 1–2–5 series (…, 0.5, 1, 2, 5, 10, 20, …) that is ≥ `v`: the graphs' scale.
+ * 1 for `v` ≤ 0 or NaN.
+ */
 export function niceCeil(v: number): number {
   if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
@@ -122,7 +125,10 @@ function graphHeightOf(options: DrawOptions): number {
   return h;
 }
 
-/** Height in CSS pixels that {@link drawOverlay} needs for `rec` with these options. */
+/**
+ * Height in CSS pixels that {@link drawOverlay} needs for `rec` with these options (0 when hidden).
+ * Throws a `RangeError` for a `graphHeight` under 12 or not finite.
+ */
 export function overlayHeight(rec: FrameRecorder, options: DrawOptions = {}): number {
   const mode = options.mode ?? 'full';
   if (mode === 'hidden') return 0;
@@ -226,7 +232,7 @@ function row(name: string, depth: number, s: SeriesStats, compare: number | unde
  * before calling). Returns the height used. Each phase row shows the last frame, the median and the
  * maximum over the window and — after {@link FrameRecorder.beginSegment} — the median of the previous
  * segment (another mode) beside them; a value that was not measured shows as "—". Computes the
- * statistics of every phase (O(window) each).
+ * statistics of every phase (O(window) each). Throws a `RangeError` for a `graphHeight` under 12.
  */
 export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: DrawOptions = {}): number {
   const mode = options.mode ?? 'full';

@@ -17,7 +17,7 @@ export interface OverlayOptions extends RecorderOptions {
   parent?: HTMLElement;
   /** Corner of the parent the overlay sits in. Default `'top-right'`. */
   corner?: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
-  /** Width in CSS pixels. Default 300. */
+  /** Width in CSS pixels, at least 120. Default 300. */
   width?: number;
   /** Initial mode. Default `'full'`. */
   mode?: OverlayMode;
@@ -25,7 +25,7 @@ export interface OverlayOptions extends RecorderOptions {
   title?: string;
   /** `KeyboardEvent.key` that cycles the mode (case-insensitive), or `null` for none. Default '`'. */
   toggleKey?: string | null;
-  /** Maximum redraw rate in Hz. Default 10. */
+  /** Maximum redraw rate in Hz (a positive number). Default 10. */
   redrawHz?: number;
   /** Show the toolbar buttons (mode, JSON export). Default true. */
   buttons?: boolean;
@@ -75,6 +75,13 @@ export class Overlay extends FrameRecorder {
   private readonly onKey: (e: KeyboardEvent) => void;
   private readonly drawOptions: DrawOptions;
 
+  /**
+   * Creates the overlay and appends it to `options.parent` (default `document.body`), listening for the
+   * toggle key on `window`. Throws an `Error` outside a DOM (use {@link FrameRecorder} there), a
+   * `RangeError` naming the option for a `width` under 120, a non-positive `redrawHz`, an unknown
+   * `mode` or a `graphHeight` under 12 — before anything is added to the page — and the
+   * {@link FrameRecorder} constructor's errors for the recorder options.
+   */
   constructor(options: OverlayOptions = {}) {
     super(options);
     if (typeof document === 'undefined')

@@ -96,6 +96,12 @@ export class FrameRecorder {
   private readonly scratch: Float64Array;
   private readonly scratchStats: SeriesStats = emptyStats();
 
+  /**
+   * Allocates the rings (`capacity` frames) and registers `options.phases` and `options.counters`.
+   * Throws a `RangeError` for a `capacity` that is not an integer in [2, 2²⁰] or a `budgetMs` that is
+   * not a finite positive number, and a `TypeError` for a `now` that is not a function, a `segment`
+   * that is not a string, or an empty phase or counter name.
+   */
   constructor(options: RecorderOptions = {}) {
     const capacity = options.capacity ?? 300;
     if (!Number.isInteger(capacity) || capacity < 2 || capacity > 1 << 20)
@@ -122,7 +128,11 @@ export class FrameRecorder {
 
   // ---------------------------------------------------------------- registration
 
-  /** Index of the phase `name`, registering it (at the end of the display order) on first use. */
+  /**
+   * Index of the phase `name`, registering it (at the end of the display order) on first use; pass the
+   * index to `begin`/`record` to skip the name lookup. Throws a `TypeError` for an empty or non-string
+   * name.
+   */
   phase(name: string): number {
     if (name === this.lastPhaseName) return this.lastPhaseIndex;
     let i = this.phaseMap.get(name);
@@ -145,7 +155,10 @@ export class FrameRecorder {
     return i;
   }
 
-  /** Index of the counter `name`, registering it on first use. */
+  /**
+   * Index of the counter `name`, registering it on first use. Throws a `TypeError` for an empty or
+   * non-string name.
+   */
   counter(name: string): number {
     if (name === this.lastCounterName) return this.lastCounterIndex;
     let i = this.counterMap.get(name);
@@ -212,8 +225,11 @@ export class FrameRecorder {
   }
 
   /**
-   * Starts timing `phase` (a name, or an index from {@link FrameRecorder.phase}). Phases nest up to 32 deep; each
-   * `end()` closes the innermost open one. A phase begun several times in a frame accumulates.
+   * Starts timing `phase` (a name, registered on first use, or an index from
+   * {@link FrameRecorder.phase}).
+   * Phases nest up to 32 deep; each `end()` closes the innermost open one. A phase begun several times
+   * in a frame accumulates. Throws a `RangeError` for an index that is not registered and an `Error`
+   * past 32 open phases.
    */
   begin(phase: string | number): void {
     const i = this.phaseIndexOf(phase);
@@ -225,7 +241,10 @@ export class FrameRecorder {
     this.stackStart[d] = this.now();
   }
 
-  /** Ends the innermost phase opened by {@link begin}; returns its duration in ms. */
+  /**
+   * Ends the innermost phase opened by {@link begin}; returns its duration in ms. Throws an `Error` when
+   * no phase is open.
+   */
   end(): number {
     const t = this.now();
     const d = this.depth - 1;
@@ -238,7 +257,8 @@ export class FrameRecorder {
 
   /**
    * Adds a measured duration `ms` (finite, ≥ 0) to `phase` for the current frame. Recorded while another
-   * phase is open, it counts as part of that phase.
+   * phase is open, it counts as part of that phase. Throws a `RangeError` for a bad `ms` or an
+   * unregistered index.
    */
   record(phase: string | number, ms: number): void {
     const i = this.phaseIndexOf(phase);
@@ -247,7 +267,10 @@ export class FrameRecorder {
     this.addTo(i, ms, this.depth);
   }
 
-  /** Sets `counter` to `value` (finite) for the current frame; the last value set in a frame wins. */
+  /**
+   * Sets `counter` to `value` (finite) for the current frame; the last value set in a frame wins. Throws
+   * a `RangeError` for a non-finite value or an unregistered index.
+   */
   count(counter: string | number, value: number): void {
     const i = this.counterIndexOf(counter);
     if (!Number.isFinite(value))
@@ -308,7 +331,10 @@ export class FrameRecorder {
     this.pendingOverhead += ms;
   }
 
-  /** Forgets every recorded frame (registrations, the segment label and segment summaries are kept). */
+  /**
+   * Forgets every recorded frame (registrations, the segment label and segment summaries are kept).
+   * Throws an `Error` while a phase is open.
+   */
   reset(): void {
     if (this.depth !== 0) throw new Error('reset() while a phase is open');
     for (const r of this.phaseRings) r.fill(Number.NaN);
@@ -337,7 +363,7 @@ export class FrameRecorder {
    * Starts a new segment named `label` — call it when what is measured changes (a collision mode, a
    * scene) so that statistics never mix the two. Keeps the medians of the window under the current
    * label (see {@link segmentSummary}), then clears the window ({@link reset}). Allocates; not for every
-   * frame.
+   * frame. Throws a `TypeError` for a non-string label and an `Error` while a phase is open.
    */
   beginSegment(label: string): void {
     if (typeof label !== 'string') throw new TypeError(`label must be a string, got ${String(label)}`);

@@ -6,9 +6,9 @@ import type { SeriesStats } from './stats.js';
 
 /** Options of a {@link FrameRecorder}. */
 export interface RecorderOptions {
-  /** Number of frames kept in the rolling window (ring-buffer length). Default 300. */
+  /** Number of frames kept in the rolling window (ring-buffer length), an integer in [2, 2²⁰]. Default 300. */
   capacity?: number;
-  /** The frame budget in milliseconds, drawn as a line on the graphs. Default 16.7 (60 Hz). */
+  /** The frame budget in milliseconds (finite, > 0), drawn as a line on the graphs. Default 16.7 (60 Hz). */
   budgetMs?: number;
   /** Clock in milliseconds. Default `performance.now`. Injected by tests. */
   now?: () => number;

@@ -23,6 +23,7 @@
 import { growArray } from '../growArray.js';
 import { SLOT_MASK } from './proxies.js';
 import { sortPairs } from './sortPairs.js';
+import type { PairBuffers } from './types.js';
 
 const STABLE = 0;
 const NEW = 1;
@@ -58,7 +59,11 @@ export class PairSet {
   private beganTotal = 0;
   private endedPairs = new Int32Array(64);
   private endedTotal = 0;
-  private readonly buffersOut = { pairs: this.sorted, began: this.beganPairs, ended: this.endedPairs };
+  private readonly buffersOut: PairBuffers = {
+    pairs: this.sorted,
+    began: this.beganPairs,
+    ended: this.endedPairs,
+  };
   /** Tags of the pairs' handles, entry for entry (filled on demand; the ended ones at finalize). */
   private pairTagBuffer: Int32Array = new Int32Array(64);
   private beganTagBuffer: Int32Array = new Int32Array(64);
@@ -66,7 +71,7 @@ export class PairSet {
   private tagsFilled = false;
   /** Whether the last finalize kept the ended pairs' tags (else they were all 0). */
   private endedTagsKept = false;
-  private readonly tagsOut = {
+  private readonly tagsOut: PairBuffers = {
     pairs: this.pairTagBuffer,
     began: this.beganTagBuffer,
     ended: this.endedTagBuffer,
@@ -231,7 +236,7 @@ export class PairSet {
    * finalize): the pairs' and began pairs' are filled at the first call after a finalize, the ended
    * pairs' at the finalize itself.
    */
-  tags(tags: Int32Array): { pairs: Int32Array; began: Int32Array; ended: Int32Array } {
+  tags(tags: Int32Array): PairBuffers {
     if (!this.tagsFilled) {
       this.pairTagBuffer = fillTags(this.pairTagBuffer, this.sorted, 2 * this.sortedCount, tags);
       this.beganTagBuffer = fillTags(this.beganTagBuffer, this.beganPairs, 2 * this.beganTotal, tags);
@@ -284,14 +289,14 @@ export class PairSet {
    * The buffers behind {@link pairs}, {@link began} and {@link ended}, for loops that must not create
    * a view: the first `2 · count` entries are valid. A buffer is replaced only when it grows.
    */
-  buffers(): { pairs: Int32Array; began: Int32Array; ended: Int32Array } {
+  buffers(): PairBuffers {
     this.buffersOut.pairs = this.sorted;
     this.buffersOut.began = this.beganPairs;
     this.buffersOut.ended = this.endedPairs;
     return this.buffersOut;
   }
 
-  /** Throws if the hash table and the dense entries disagree (for validating modes). */
+  /** Throws if the hash table and the dense entries disagree (part of the invariant checks behind the `validate` option). */
   check(): void {
     let filled = 0;
     for (let i = 0; i <= this.mask; i++) if (this.table[i] !== 0) filled++;

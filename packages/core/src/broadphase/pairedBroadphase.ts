@@ -15,7 +15,9 @@ import type { Broadphase, Dimensions, PairBuffers, QueryCallback } from './types
 export abstract class PairedBroadphase implements Broadphase {
   /** 2 or 3. */
   readonly dimensions: Dimensions;
+  /** Handles, latest bounds and tags of the proxies. */
   protected readonly store: ProxyStore;
+  /** The counted pairs, with began/ended. */
   protected readonly pairSet = new PairSet();
 
   /** `name` prefixes error messages; `grow` is called when the slot arrays double. */
@@ -27,17 +29,17 @@ export abstract class PairedBroadphase implements Broadphase {
   /** Grows the subclass's per-slot arrays to `capacity` slots. */
   protected abstract grow(capacity: number): void;
 
-  /** {@inheritDoc Broadphase.insert} */
+  /** Adds a box (with an optional int32 `tag`) and returns its handle; its pairs appear at the next `update()`. */
   abstract insert(bounds: ArrayLike<number>, tag?: number): number;
-  /** {@inheritDoc Broadphase.move} */
+  /** Gives a proxy new bounds; its pairs change at the next `update()`. */
   abstract move(handle: number, bounds: ArrayLike<number>): void;
-  /** {@inheritDoc Broadphase.moveMany} */
+  /** Moves `count` proxies (default all of `handles`) to the boxes packed in `bounds`, 2·D numbers each; checks everything first. */
   abstract moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void;
-  /** {@inheritDoc Broadphase.remove} */
+  /** Removes a proxy; its handle becomes stale and its pairs end at the next `update()`. */
   abstract remove(handle: number): void;
-  /** {@inheritDoc Broadphase.update} */
+  /** Brings the pair set up to date with every insert, move and remove since the last call. */
   abstract update(): void;
-  /** {@inheritDoc Broadphase.queryBounds} */
+  /** Every live handle whose box overlaps `bounds` (latest state, no `update()` needed); returns how many. */
   abstract queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number;
 
   /** How many proxies are live. */
@@ -68,12 +70,12 @@ export abstract class PairedBroadphase implements Broadphase {
     return this.pairSet.buffers();
   }
 
-  /** {@inheritDoc Broadphase.pairTags} */
+  /** The tags of the handles in `pairBuffers()`, entry for entry (ended pairs of removed proxies too). */
   pairTags(): PairBuffers {
     return this.pairSet.tags(this.store.tags);
   }
 
-  /** {@inheritDoc Broadphase.tagOf} */
+  /** The tag a live proxy was inserted with (0 by default). */
   tagOf(handle: number): number {
     return this.store.tags[this.store.slotOf(handle, 'tagOf')];
   }
@@ -88,17 +90,17 @@ export abstract class PairedBroadphase implements Broadphase {
     return this.store.copyBounds(this.store.slotOf(handle, 'getBounds'), out);
   }
 
-  /** {@inheritDoc Broadphase.pairs} */
+  /** Every overlapping pair as of the last `update()` (a view into a reused buffer). */
   pairs(): Int32Array {
     return this.pairSet.pairs();
   }
 
-  /** {@inheritDoc Broadphase.began} */
+  /** The pairs that started overlapping at the last `update()`. */
   began(): Int32Array {
     return this.pairSet.began();
   }
 
-  /** {@inheritDoc Broadphase.ended} */
+  /** The pairs that stopped overlapping at the last `update()` (removed proxies' too). */
   ended(): Int32Array {
     return this.pairSet.ended();
   }

@@ -36,7 +36,7 @@ export function boundsNames(dimensions: Dimensions): string[] {
 export function checkBounds(bounds: ArrayLike<number>, dimensions: Dimensions, where: string): void {
   // Typed-array fast path: a function of its own keeps its element reads monomorphic (reads shared
   // between number[] and Float64Array callers box every double they load).
-  if (bounds instanceof Float64Array && validFloat64Bounds(bounds, dimensions)) return;
+  if (bounds instanceof Float64Array && wellFormedFloat64Bounds(bounds, dimensions)) return;
   const stride = 2 * dimensions;
   if (bounds == null || typeof bounds.length !== 'number') {
     throw new TypeError(`${where}: bounds must be an array of ${stride} numbers, got ${String(bounds)}`);
@@ -95,7 +95,7 @@ export function checkTag(tag: number, where: string): void {
 }
 
 /** Whether a Float64Array holds a valid box (length, finite, min ≤ max); no message, no allocation. */
-function validFloat64Bounds(b: Float64Array, dimensions: number): boolean {
+function wellFormedFloat64Bounds(b: Float64Array, dimensions: number): boolean {
   if (b.length !== 2 * dimensions) return false;
   for (let i = 0; i < 2 * dimensions; i++) {
     const v = b[i];
@@ -170,7 +170,7 @@ export class ProxyStore {
     this.released = new Int32Array(this.capacity);
   }
 
-  /** Validates `bounds` and `tag`, takes a slot, stores both and returns the slot. */
+  /** Checks `bounds` and `tag`, takes a slot, stores both and returns the slot. */
   allocate(bounds: ArrayLike<number>, tag = 0): number {
     checkBounds(bounds, this.dimensions, `${this.owner}.insert`);
     checkTag(tag, `${this.owner}.insert`);
@@ -195,7 +195,7 @@ export class ProxyStore {
     return slot;
   }
 
-  /** Stores already validated bounds for a slot. */
+  /** Stores already checked bounds for a slot. */
   setBounds(slot: number, bounds: ArrayLike<number>): void {
     if (bounds instanceof Float64Array) this.bounds.set(bounds, slot * this.stride);
     else {
@@ -206,7 +206,7 @@ export class ProxyStore {
   }
 
   /**
-   * Validates a bulk move before anything changes: `count` live handles, and their boxes at
+   * Checks a bulk move before anything changes: `count` live handles, and their boxes at
    * `bounds[i · stride ...]` (finite, min ≤ max); throws naming `where` and the first bad entry.
    * `Int32Array` handles with `Float64Array` bounds take a fast path; anything odd there goes to the
    * checks that name it.
@@ -327,7 +327,7 @@ export class ProxyStore {
     return out;
   }
 
-  /** Whether the slot's latest bounds overlap `q` (already validated), inclusively. */
+  /** Whether the slot's latest bounds overlap `q` (already checked), inclusively. */
   overlapsBounds(slot: number, q: ArrayLike<number>): boolean {
     const d = this.dimensions;
     const b = this.bounds;

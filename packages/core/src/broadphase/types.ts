@@ -65,7 +65,7 @@ export interface Broadphase {
   move(handle: number, bounds: ArrayLike<number>): void;
   /**
    * Moves many proxies at once: `handles[i]` gets the bounds at `bounds[i · 2D ... i · 2D + 2D)` for i
-   * below `count` (an integer from 0 to `handles.length`; default `handles.length`). Validates
+   * below `count` (an integer from 0 to `handles.length`; default `handles.length`). Checks
    * everything before changing anything. The per-frame entry point for engines.
    */
   moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void;

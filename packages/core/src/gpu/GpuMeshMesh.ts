@@ -188,7 +188,11 @@ export class GpuMeshMesh {
     }
   }
 
-  /** Registers a mesh (its BVH) and uploads its vertices and slot indices; returns its handle. */
+  /**
+   * Registers a mesh (its BVH) and uploads its vertices and slot indices; returns its handle (an index
+   * from 0, never reused). Throws a `TypeError` if `bvh` is not a `MeshBVH` and a `RangeError` for a
+   * mesh of 2³⁰ − 1 triangles or more.
+   */
   addMesh(bvh: MeshBVH): number {
     if (!bvh || !(bvh.triVerts instanceof Float32Array) || !(bvh.nodeI32 instanceof Int32Array)) {
       throw new TypeError('GpuMeshMesh.addMesh: bvh must be a MeshBVH');
@@ -246,7 +250,10 @@ export class GpuMeshMesh {
     mesh.version = mesh.bvh.version;
   }
 
-  /** Frees mesh `handle`'s GPU buffers; the handle is stale afterwards. */
+  /**
+   * Frees mesh `handle`'s GPU buffers; the handle is stale afterwards (using it throws). Throws a
+   * `RangeError` for a handle that is unknown or already removed.
+   */
   removeMesh(handle: number): void {
     const mesh = this.mesh(handle, 'removeMesh');
     mesh.posBuf?.destroy();

@@ -50,13 +50,15 @@ export interface GpuPairQuery extends GpuPairsOptions {
 export interface GpuPassStats {
   /** Triangle pairs the GPU tested. */
   candidatePairs: number;
-  /** Blocks (node pairs) listed by the CPU descent, and its node tests. */
+  /** Blocks (node pairs) listed by the CPU descent. */
   blocks: number;
+  /** BVH node-pair overlap tests the CPU descent made. */
   nodeTests: number;
   /** Compute dispatches (at least one per query with candidates; one per 2³⁰ pairs). */
   dispatches: number;
-  /** Pairs the GPU wrote back (hits and flagged ones), and how many of them were flagged. */
+  /** Pairs the GPU wrote back: hits and flagged ones. */
   written: number;
+  /** Of {@link GpuPassStats.written}, the pairs flagged as within the float32 error bound. */
   uncertain: number;
   /** Flagged pairs the float64 re-test found intersecting. */
   uncertainHits: number;

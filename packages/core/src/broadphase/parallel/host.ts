@@ -69,7 +69,14 @@ export type ParallelMode = 'workers' | 'in-thread';
 
 let warnedFallback = false;
 
-/** Region-parallel sweep and prune on worker threads. Implements the {@link Broadphase} contract. */
+/**
+ * Region-parallel sweep and prune on worker threads. Implements the `Broadphase` contract of
+ * {@link @sieve/core!Broadphase | @sieve/core}: the same handles, pairs, began/ended lists and order as
+ * the sequential `SweepAndPrune` for the same operations, whatever the number of workers.
+ *
+ * Every method throws an `Error` naming itself when called after {@link ParallelSweepAndPrune.dispose}
+ * or while an {@link ParallelSweepAndPrune.updateAsync} is in flight.
+ */
 export class ParallelSweepAndPrune extends PairedBroadphase {
   /** `'workers'`, or `'in-thread'` where shared memory or threads are missing (or `inThread` was set). */
   readonly mode: ParallelMode;
@@ -190,6 +197,12 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     return this.pool ? this.pool.ready() : Promise.resolve();
   }
 
+  /**
+   * Adds a box (`[minX, minY, maxX, maxY]`, or with z: 2·dimensions finite numbers, min ≤ max) and
+   * returns its handle; its pairs appear at the next update. `tag` (an int32, default 0) is stored with
+   * the proxy and read back with `tagOf` and `pairTags`. Throws a `RangeError`/`TypeError` naming the
+   * argument for bad bounds or tag, before anything changes.
+   */
   insert(bounds: ArrayLike<number>, tag?: number): number {
     this.usable('insert');
     const slot = this.store.allocate(bounds, tag);
@@ -197,6 +210,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     return this.store.handles[slot];
   }
 
+  /**
+   * Gives a live proxy new bounds (written straight into the shared memory the workers read); its pairs
+   * change at the next update. Throws for a stale or unknown handle or bad bounds, before anything changes.
+   */
   move(handle: number, bounds: ArrayLike<number>): void {
     this.usable('move');
     const slot = this.store.slotOf(handle, 'move');
@@ -238,6 +255,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.dirtyCount = dirtyCount;
   }
 
+  /**
+   * Removes a proxy; its handle becomes stale (using it throws, even after the slot is reused). Its
+   * pairs end at the next update. Throws for a stale or unknown handle.
+   */
   remove(handle: number): void {
     this.usable('remove');
     const slot = this.store.slotOf(handle, 'remove');
@@ -290,6 +311,12 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.finish();
   }
 
+  /**
+   * Every live handle whose box overlaps `bounds` (inclusive), as of the latest insert / move / remove (no
+   * update needed; answered on the calling thread by a scan of the proxy store, not by the workers).
+   * Handles go to the callback, or are pushed onto / written into `out` (a typed array receives at most
+   * its length). Returns how many were found; the order is unspecified.
+   */
   queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number {
     this.usable('queryBounds');
     return this.store.scanQuery(bounds, out);
@@ -308,7 +335,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     return this.members;
   }
 
-  /** The regions' responsibility bounds, `2 · dimensions` numbers each (min then max; ±Infinity at the rim). */
+  /**
+   * The regions' responsibility bounds, `2 · dimensions` numbers each (min then max; ±Infinity at the
+   * rim).
+   */
   regionBounds(): Float64Array {
     return this.regions.slice();
   }

@@ -31,20 +31,64 @@ import {
   STATUS_FAILED,
 } from './shared.js';
 
-/** Messages the host posts to a worker (never per-frame data: buffers are shared, sent once). */
+/**
+ * Messages the host (`WorkerPool`) posts to a worker (never per-frame data: buffers are shared, sent
+ * once). This is the private protocol between `@sieve/core/parallel` and this script, exported only so
+ * the two halves type-check against each other; it may change in any release.
+ */
 export type HostMessage =
-  | { type: 'init'; control: ArrayBufferLike; errors: ArrayBufferLike; index: number; postAck: boolean }
   | {
+      /** First message: the worker's control block and its place in it; the command loop starts after. */
+      type: 'init';
+      /** The pool's control block (int32 words, `CONTROL_STRIDE` per worker), shared by all workers. */
+      control: ArrayBufferLike;
+      /** The pool's error-text area (`ERROR_BYTES` UTF-8 bytes per worker). */
+      errors: ArrayBufferLike;
+      /** This worker's index in the pool, from 0: which words of `control` and `errors` are its own. */
+      index: number;
+      /**
+       * Also post an `{ type: 'ack' }` message with every acknowledgement, for a host that can neither
+       * block (`Atomics.wait`) nor wait asynchronously (`Atomics.waitAsync`).
+       */
+      postAck: boolean;
+    }
+  | {
+      /** Attaches one region of a broadphase to this worker. */
       type: 'attach';
+      /** The broadphase's id in the pool (`WorkerPool.newId`); `FRAME` commands name it. */
       id: number;
+      /** 2 or 3, as the broadphase's. */
       dimensions: 2 | 3;
+      /** The region's index, from 0 (one region per worker). */
       region: number;
+      /** Check the region's sweep-and-prune invariants after every frame (slow; for tests). */
       validate: boolean;
+      /** The broadphase's shared buffers (bounds, live flags, changed slots, regions, outputs). */
       buffers: InstanceBuffers;
     }
-  | { type: 'buffers'; id: number; buffers: InstanceBuffers }
-  | { type: 'detach'; id: number }
-  | { type: 'crash'; mode: 'throw' | 'exit' | 'hang' };
+  | {
+      /** Replaces the buffers of an attached broadphase (after one of them grew). */
+      type: 'buffers';
+      /** The broadphase's id in the pool. */
+      id: number;
+      /** The new buffer set, as in `attach`. */
+      buffers: InstanceBuffers;
+    }
+  | {
+      /** Drops an attached broadphase's region (its broadphase was disposed). */
+      type: 'detach';
+      /** The broadphase's id in the pool. */
+      id: number;
+    }
+  | {
+      /** Test hook (`WorkerPool.crashForTesting`): fail on purpose, to check failures surface as errors. */
+      type: 'crash';
+      /**
+       * `'throw'` in the next frame, `'exit'` as soon as this message is read, or `'hang'` (loop
+       * forever) in the next frame.
+       */
+      mode: 'throw' | 'exit' | 'hang';
+    };
 
 interface Channel {
   post(message: unknown): void;

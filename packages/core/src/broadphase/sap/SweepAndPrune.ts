@@ -15,10 +15,10 @@
  * passes, bulk rebuilds — is in passes.ts; queries in queries.ts; the invariant checks behind the
  * `validate` option in invariants.ts; the data layout in state.ts and layout.ts.
  */
-import { checkBounds, checkOptions, SLOT_MASK } from '../proxies.js';
+import { checkBounds, SLOT_MASK } from '../proxies.js';
 import { chooseCellSize } from './cellSize.js';
 import { checkSapInvariants } from './invariants.js';
-import { GRID_CELL_LIMIT, readSapOptions, type SweepAndPruneOptions } from './options.js';
+import { GRID_CELL_LIMIT, type SweepAndPruneOptions } from './options.js';
 import { SapQueries } from './queries.js';
 
 /** Incremental, region-partitioned sweep and prune. Implements the {@link Broadphase} contract. */
@@ -32,8 +32,7 @@ export class SweepAndPrune extends SapQueries {
 
   /** Checks `options` (each bad value throws a RangeError naming it) and builds an empty broadphase. */
   constructor(options: SweepAndPruneOptions) {
-    const dimensions = checkOptions(options, 'SweepAndPrune').dimensions;
-    super(dimensions, readSapOptions(options));
+    super(options);
     this.newRegion(); // the global region of big boxes: index 0
   }
 

@@ -15,17 +15,16 @@
  *   sorted once and its pairs found by one sweep along its widest axis.
  */
 import { growArray } from '../../growArray.js';
-import type { Dimensions } from '../types.js';
 import { EndpointArena } from './endpointArena.js';
 import { listAt, maxToken, minToken, whereAt, whereOfToken } from './layout.js';
-import type { SapSettings } from './options.js';
+import type { SweepAndPruneOptions } from './options.js';
 import { SapRegions } from './regions.js';
 import { sortEndpoints } from './sortEndpoints.js';
 
 /** Endpoint lists: the sift, the swap rule, entry insertion and removal, sort and sweep. */
 export abstract class SapLists extends SapRegions {
-  protected constructor(dimensions: Dimensions, settings: SapSettings) {
-    super(dimensions, settings);
+  protected constructor(options: SweepAndPruneOptions) {
+    super(options);
   }
 
   /**

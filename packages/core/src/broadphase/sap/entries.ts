@@ -11,16 +11,15 @@
  * order.
  */
 import { growArray } from '../../growArray.js';
-import type { Dimensions } from '../types.js';
 import { EndpointArena } from './endpointArena.js';
 import { SapLists } from './endpointLists.js';
 import { GLOBAL_REGION, listAt, maxToken, minToken, whereAt } from './layout.js';
-import { GRID_CELL_LIMIT, type SapSettings } from './options.js';
+import { GRID_CELL_LIMIT, type SweepAndPruneOptions } from './options.js';
 
 /** A box's entries: adding, removing, keeping them in line with its cells; renumbering; regridding. */
 export abstract class SapEntries extends SapLists {
-  protected constructor(dimensions: Dimensions, settings: SapSettings) {
-    super(dimensions, settings);
+  protected constructor(options: SweepAndPruneOptions) {
+    super(options);
   }
 
   /** Takes a removed box out of every region (its pairs end) and out of the big list. */

@@ -7,7 +7,7 @@
 import type { PairSet } from '../pairSet.js';
 import type { CellGrid } from './cellGrid.js';
 import { EndpointArena } from './endpointArena.js';
-import { GLOBAL_REGION, listAt, whereAt } from './layout.js';
+import { GLOBAL_REGION, listAt, tokenEntry, tokenIsMax, whereAt } from './layout.js';
 
 /** What the checks read of a sweep and prune (a snapshot of its arrays, taken for one check). */
 export interface SapInternals {
@@ -56,8 +56,8 @@ export function checkSapInvariants(s: SapInternals): void {
       const v = s.arena.values[k];
       const t = s.arena.tokens[k];
       for (let i = first; i < end; i++) {
-        const e = t[i] >> 1;
-        const isMax = t[i] & 1;
+        const e = tokenEntry(t[i]);
+        const isMax = tokenIsMax(t[i]);
         if (s.entryRegion[e] !== r)
           throw new Error(`SAP: region ${r} holds entry ${e} of region ${s.entryRegion[e]}`);
         const slot = s.entryObject[e];

@@ -39,7 +39,6 @@ export const MAX_CELLS_PER_OBJECT = 4096;
 
 /** {@link SweepAndPruneOptions} with every default filled in and every value checked. */
 export interface SapSettings {
-  readonly initialCapacity: number;
   readonly validate: boolean;
   /** Whether the cell size is chosen from the boxes (`cellSize: 'auto'`). */
   readonly autoGrid: boolean;
@@ -102,7 +101,6 @@ export function readSapOptions(options: SweepAndPruneOptions): SapSettings {
     );
   }
   return {
-    initialCapacity: options.initialCapacity ?? 64,
     validate: options.validate ?? false,
     autoGrid: cellSize === 'auto',
     cellSize: cellSize === 'auto' ? Number.POSITIVE_INFINITY : cellSize,

@@ -14,15 +14,14 @@
  * Boxes whose cell range changed then have their memberships fixed (entries.ts).
  */
 import { growArray } from '../../growArray.js';
-import type { Dimensions } from '../types.js';
 import { SapEntries } from './entries.js';
 import { listAt, whereAt } from './layout.js';
-import type { SapSettings } from './options.js';
+import type { SweepAndPruneOptions } from './options.js';
 
 /** The moves of an update: slides, passes or a bulk rebuild. */
 export abstract class SapPasses extends SapEntries {
-  protected constructor(dimensions: Dimensions, settings: SapSettings) {
-    super(dimensions, settings);
+  protected constructor(options: SweepAndPruneOptions) {
+    super(options);
   }
 
   /** Queues a listed box's move for the next update. */

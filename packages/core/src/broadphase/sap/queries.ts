@@ -4,15 +4,15 @@
  * spans many cells or most boxes changed.
  */
 import { checkBounds, checkQueryOut, emitQueryResult } from '../proxies.js';
-import type { Dimensions, QueryCallback } from '../types.js';
+import type { QueryCallback } from '../types.js';
 import { GLOBAL_REGION, listAt } from './layout.js';
-import type { SapSettings } from './options.js';
+import type { SweepAndPruneOptions } from './options.js';
 import { SapPasses } from './passes.js';
 
 /** {@link Broadphase.queryBounds} for the sweep and prune. */
 export abstract class SapQueries extends SapPasses {
-  protected constructor(dimensions: Dimensions, settings: SapSettings) {
-    super(dimensions, settings);
+  protected constructor(options: SweepAndPruneOptions) {
+    super(options);
   }
 
   /**

@@ -9,16 +9,15 @@
  * and no loop over cells can be long or fail to advance.
  */
 import { growArray } from '../../growArray.js';
-import type { Dimensions } from '../types.js';
 import { EndpointArena } from './endpointArena.js';
 import { GLOBAL_REGION, LIST_STRIDE, listAt, whereOfToken } from './layout.js';
-import { GRID_CELL_LIMIT, type SapSettings } from './options.js';
+import { GRID_CELL_LIMIT, type SweepAndPruneOptions } from './options.js';
 import { SapState } from './state.js';
 
 /** Cells, the grid, and the lifetime and storage of regions. */
 export abstract class SapRegions extends SapState {
-  protected constructor(dimensions: Dimensions, settings: SapSettings) {
-    super(dimensions, settings);
+  protected constructor(options: SweepAndPruneOptions) {
+    super(options);
   }
 
   /** The cell index of coordinate x (unclipped; huge or ±Infinity far away). */

@@ -24,19 +24,26 @@
  */
 import { growArray } from '../../growArray.js';
 import { PairedBroadphase } from '../pairedBroadphase.js';
-import type { Dimensions } from '../types.js';
+import { checkOptions } from '../proxies.js';
 import { CellGrid } from './cellGrid.js';
 import { EndpointArena } from './endpointArena.js';
-import type { SapSettings } from './options.js';
+import { readSapOptions, type SweepAndPruneOptions } from './options.js';
 
 /** Every array of the sweep and prune; the layers above add the behaviour. */
 export abstract class SapState extends PairedBroadphase {
+  /** The `validate` option: check every invariant after each update. */
   protected readonly validateEachUpdate: boolean;
+  /** Whether the cell size is chosen from the boxes (`cellSize: 'auto'`). */
   protected readonly autoGrid: boolean;
+  /** Boxes that make the automatic grid be chosen. */
   protected readonly autoGridThreshold: number;
+  /** About how many boxes an automatic cell should hold. */
   protected readonly objectsPerCell: number;
+  /** A box overlapping more cells than this is big. */
   protected readonly maxCellsPerObject: number;
+  /** Share of moved boxes past which an update sorts by passes. */
   protected readonly passShare: number;
+  /** Share of boxes changing cells past which an update rebuilds every region. */
   protected readonly rebuildShare: number;
   /** Current cell edge (Infinity: one cell). */
   protected cellSize: number;
@@ -56,42 +63,62 @@ export abstract class SapState extends PairedBroadphase {
   protected firstEntry: Int32Array;
   /** Boxes moved since the last update (`dirtyFlag` marks them). */
   protected dirty: Int32Array;
+  /** 1 while the box is in `dirty`. */
   protected dirtyFlag: Uint8Array;
+  /** Boxes in `dirty`. */
   protected dirtyCount = 0;
   /** Slots inserted since the last update. */
   protected inserted: Int32Array;
+  /** Slots in `inserted`. */
   protected insertedCount = 0;
   /** Listed slots removed since the last update. */
   protected removed: Int32Array;
+  /** Slots in `removed`. */
   protected removedCount = 0;
   /** The big boxes' slots. */
   protected bigSlots = new Int32Array(16);
+  /** Slots in `bigSlots`. */
   protected bigCount = 0;
   /** Stamps a box as reported by the current query. */
   protected queryStamp: Int32Array;
+  /** The current query's stamp. */
   protected queryCounter = 0;
 
   // Per entry (a box in a region).
+  /** The box (slot) of each entry. */
   protected entryObject: Int32Array = new Int32Array(64);
+  /** The region of each entry. */
   protected entryRegion: Int32Array = new Int32Array(64);
+  /** The next entry of the same box (-1: last). */
   protected entryNext: Int32Array = new Int32Array(64);
+  /** Marks the entries a membership update keeps. */
   protected entryStamp: Int32Array = new Int32Array(64);
   /** Arena index of each entry's endpoints (layout.ts, `whereAt`). */
   protected where: Int32Array;
+  /** Freed entry numbers, reused first. */
   protected freeEntries = new Int32Array(64);
+  /** Entries in `freeEntries`. */
   protected freeEntryCount = 0;
+  /** Entry numbers ever handed out; every entry is below. */
   protected entriesUsed = 0;
+  /** The current stamp of `entryStamp` and `regionStamp`. */
   protected stamp = 0;
   /** Entries made since the entries were last renumbered in slot order. */
   protected entriesMade = 0;
   /** Second copies of the per-entry arrays, written by the renumbering and swapped in. */
+  /** Spare `entryObject`. */
   protected spareObject: Int32Array = new Int32Array(0);
+  /** Spare `entryRegion`. */
   protected spareRegion: Int32Array = new Int32Array(0);
+  /** Spare `entryNext`. */
   protected spareNext: Int32Array = new Int32Array(0);
+  /** Spare `entryStamp`. */
   protected spareStamp: Int32Array = new Int32Array(0);
+  /** Spare `where`. */
   protected spareWhere: Int32Array = new Int32Array(0);
 
   // Regions: blocks of the endpoint arena, described by typed arrays.
+  /** Every region's endpoint lists: values and tokens, one flat pair of arrays per axis. */
   protected readonly arena: EndpointArena;
   /** Start of each region's block in the arena (-1: region free). */
   protected regionStart = new Int32Array(16);
@@ -112,28 +139,38 @@ export abstract class SapState extends PairedBroadphase {
   protected regionSmall = new Int32Array(16);
   /** Marks a region as touched by the current batch of moves. */
   protected regionStamp = new Int32Array(16);
+  /** Region numbers ever handed out; every region is below. */
   protected regionsUsed = 0;
+  /** Freed region numbers, reused first. */
   protected freeRegions = new Int32Array(16);
+  /** Regions in `freeRegions`. */
   protected freeRegionCount = 0;
+  /** Cell coordinates → region. */
   protected readonly grid: CellGrid;
   /** Regions touched by the current batch of moves. */
   protected touched = new Int32Array(16);
   /** Regions filled from empty during this update, waiting for their sort-and-sweep. */
   protected bulkRegions = new Int32Array(16);
+  /** Regions in `bulkRegions`. */
   protected bulkCount = 0;
   /** Regions left without small boxes during this update (released at its end). */
   protected emptied = new Int32Array(16);
+  /** Regions in `emptied`. */
   protected emptiedCount = 0;
   /** Min/max swaps of the current sift or pass (token pairs, left then right), for the swap rule. */
   protected swaps = new Int32Array(256);
+  /** Entries in `swaps` (two per swap). */
   protected swapCount = 0;
-  /** Scratch for sweeps: open entries and each entry's index among them. */
+  /** Open entries of a sweep. */
   protected active = new Int32Array(16);
+  /** Each open entry's index in `active` (and the renumbering's map). */
   protected activeIndex = new Int32Array(64);
 
-  protected constructor(dimensions: Dimensions, settings: SapSettings) {
-    super(dimensions, settings.initialCapacity, 'SweepAndPrune');
-    const d = dimensions;
+  /** Checks the options (the proxy store's first, then the grid's) and allocates every array. */
+  protected constructor(options: SweepAndPruneOptions) {
+    super(checkOptions(options, 'SweepAndPrune').dimensions, options.initialCapacity ?? 64, 'SweepAndPrune');
+    const settings = readSapOptions(options);
+    const d = this.dimensions;
     this.validateEachUpdate = settings.validate;
     this.autoGrid = settings.autoGrid;
     this.cellSize = settings.cellSize;
