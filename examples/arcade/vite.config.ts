@@ -33,7 +33,10 @@ export default defineConfig({
   resolve: {
     alias: [
       // Sub-path entry first: '@sieve/core' would otherwise match it as a prefix.
-      { find: '@sieve/core/parallel', replacement: src('../../packages/core/src/broadphase/parallel/index.ts') },
+      {
+        find: '@sieve/core/parallel',
+        replacement: src('../../packages/core/src/broadphase/parallel/index.ts'),
+      },
       { find: '@sieve/core', replacement: src('../../packages/core/src/index.ts') },
       { find: '@sieve/matter', replacement: src('../../packages/matter/src/index.ts') },
       { find: '@sieve/overlay', replacement: src('../../packages/overlay/src/index.ts') },

@@ -146,6 +146,7 @@ function localDriver(overlay: Overlay): Driver & { game: Game } {
  */
 async function workerDriver(overlay: Overlay): Promise<Driver & { remote: WorkerGame }> {
   const snapshot = overlay.phase('snapshot');
+  overlay.hiddenPhases.add(snapshot); // a row without a graph: it stays near zero
   const rows = {
     physics: overlay.phase('physics'),
     collision: overlay.phase('collision'),
@@ -179,7 +180,8 @@ async function workerDriver(overlay: Overlay): Promise<Driver & { remote: Worker
       record(rows.broadphase, r.broadphaseMs);
       record(rows.narrowphase, r.narrowphaseMs);
       // Region times only where the regions ran (Sieve mode).
-      if (r.mode === 'sieve') for (let w = 0; w < r.regionMs.length; w++) record(workerRows[w], r.regionMs[w]);
+      if (r.mode === 'sieve')
+        for (let w = 0; w < r.regionMs.length; w++) record(workerRows[w], r.regionMs[w]);
       overlay.end();
     },
     onError: (message) => {
@@ -246,7 +248,9 @@ async function main(): Promise<void> {
     toggleKey: null, // the game binds O itself
     corner: 'top-right',
     width: OVERLAY_WIDTH,
-    graphHeight: 36,
+    // The parallel mode has more rows (the page's snapshot, one per worker): shorter graphs keep the
+    // panel within a 576 px high window.
+    graphHeight: workers > 0 ? Math.max(12, 30 - 3 * workers) : 36,
     segment: startMode,
   });
 
@@ -296,7 +300,7 @@ async function main(): Promise<void> {
   /** The parallel mode's line: what runs where, or why the regions fell back to one thread. */
   const parallelLine = (): string => {
     const info = parallel?.remote.info;
-    if (!info) return '<div>physics on this page · Sieve broadphase on one thread (P: parallel)</div>';
+    if (!info) return '<div>physics on this page (P: parallel mode, physics in a Web Worker)</div>';
     if (info.mode === 'workers')
       return `<div class="parallel">physics in a Web Worker · parallel broadphase on <b>${info.regions} workers</b> (P: off)</div>`;
     return (

@@ -11,12 +11,13 @@
  * held input, one-shot actions, and the previous snapshot's buffer back for reuse) → one `snapshot`
  * (state.ts), its buffer transferred, not copied.
  */
+
+import type { ParallelSweepAndPrune } from '@sieve/core/parallel';
 import { installSieve } from '@sieve/matter';
-import { ParallelSweepAndPrune } from '@sieve/core/parallel';
 import Matter from 'matter-js';
 import { Game, type Input } from './game.js';
 import type { Action } from './input.js';
-import { snapshotLength, type StepReport, writeSnapshot } from './state.js';
+import { type StepReport, snapshotLength, writeSnapshot } from './state.js';
 
 /** Page → worker. */
 export type ToPhysics =

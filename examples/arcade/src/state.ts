@@ -28,7 +28,11 @@ export interface GameState {
   readonly ship: { readonly position: Point; readonly angle: number; readonly velocity: Point };
   readonly asteroids: ReadonlyMap<
     number,
-    { readonly body: { readonly position: Point; readonly angle: number }; size: 1 | 2 | 3; outline: number[] }
+    {
+      readonly body: { readonly position: Point; readonly angle: number };
+      size: 1 | 2 | 3;
+      outline: number[];
+    }
   >;
   readonly bullets: ReadonlyMap<number, { readonly body: { readonly position: Point } }>;
   readonly sparks: readonly Point[];
@@ -284,7 +288,8 @@ export class RemoteGame implements GameState {
     }
     const debris = this.debris;
     const nd = s[H_DEBRIS];
-    while (debris.length < nd) debris.push({ position: { x: 0, y: 0 }, bounds: { min: { x: 0, y: 0 }, max: { x: 0, y: 0 } } });
+    while (debris.length < nd)
+      debris.push({ position: { x: 0, y: 0 }, bounds: { min: { x: 0, y: 0 }, max: { x: 0, y: 0 } } });
     debris.length = nd;
     for (let i = 0; i < nd; i++, o += 3) {
       const d = debris[i];

@@ -5,7 +5,11 @@
  * thrusts, shoots, floods, switches stock ↔ Sieve, reads what the overlay draws ("—" for phases stock
  * matter-js does not report, the other mode's medians beside, an "other" row) and its exported JSON,
  * checks that the panel leaves the playfield clear (also at 800×600), and saves screenshots to
- * `examples/arcade/test-results/`. Fails on any console error or page error. Chromium: `CHROMIUM_PATH`,
+ * `examples/arcade/test-results/`. Then the parallel mode (`?workers=2`): the page cross-origin isolated,
+ * the game in its physics worker with Sieve's broadphase on 2 worker threads (not the in-thread fallback),
+ * debris colliding, a per-worker time row for each in the overlay; and, served without the isolation
+ * headers, the HUD's line saying the broadphase fell back to in-thread. Fails on any console error or
+ * page error. Chromium: `CHROMIUM_PATH`,
  * else `/usr/bin/chromium`.
  */
 import { execFileSync } from 'node:child_process';
@@ -345,7 +349,7 @@ describe('arcade game in headless Chromium', () => {
     expect(info.workers).toBeGreaterThanOrEqual(2);
     expect(info.fallbackReason).toBeNull();
     expect(info.crossOriginIsolated).toBe(true);
-    expect(await page.locator('#hud').innerText()).toContain('parallel broadphase on 2 workers');
+    expect(await page.locator('#hud').textContent()).toContain('parallel broadphase on 2 workers');
     const start = await hook(page);
     expect(start.mode).toBe('sieve');
     expect(start.debris).toBe(1500);
@@ -394,6 +398,12 @@ describe('arcade game in headless Chromium', () => {
         `(medians, in the physics worker); page's snapshot ${median('snapshot')} ms`,
     );
 
+    // The taller panel still sits beside the playfield, within the window.
+    const box = (await page.locator('.sieve-overlay').boundingBox())!;
+    const field = (await hook(page)).playfield;
+    expect(box.x).toBeGreaterThanOrEqual(field.x + field.width - 0.5);
+    expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+
     // Stock ↔ Sieve still switches inside the worker.
     await page.keyboard.press('KeyC');
     await advance(page, 10);
@@ -417,7 +427,7 @@ describe('arcade game in headless Chromium', () => {
     const info = (await page.evaluate(() => window.__arcade!.parallel))!;
     expect(info.mode).toBe('in-thread');
     expect(info.fallbackReason).toMatch(/SharedArrayBuffer is unavailable/);
-    expect(await page.locator('#hud').innerText()).toMatch(/FELL BACK to in-thread.*SharedArrayBuffer/);
+    expect(await page.locator('#hud').textContent()).toMatch(/FELL BACK to in-thread.*SharedArrayBuffer/);
     const before = await hook(page);
     const after = await advance(page, 10);
     expect(after.steps).toBeGreaterThanOrEqual(before.steps + 10);

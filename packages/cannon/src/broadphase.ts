@@ -14,16 +14,18 @@
  * pairs are the same; only `body.aabb` of a body no pair could include is fresher).
  *
  * How: below `naiveBelow` bodies, Naive's double loop itself runs (the fixed cost of a tree is not worth
- * it there). From `naiveBelow` bodies up, one proxy per body lives in Sieve's incremental sweep and prune (`SweepAndPrune` of `@sieve/core`: per-axis
- * endpoint lists kept sorted by insertion sort, pairs changed on swaps, as Bullet's btAxisSweep3, over the
- * regions of a sparse grid), or its octree. Each step one O(N) pass over `world.bodies` reads every body's
- * numbers (and notices bodies added or removed by a stamp per record); a proxy's box is a "fat" box, as
+ * it there). From `naiveBelow` bodies up, one proxy per body lives in Sieve's incremental sweep and
+ * prune (`SweepAndPrune` of `@sieve/core`: per-axis endpoint lists kept sorted by insertion sort, pairs
+ * changed on swaps, as Bullet's btAxisSweep3, over the
+ * regions of a sparse grid), or its octree. The bodies' records live in core's `BodyTable` (the engine
+ * seam both adapters share): each step one O(N) pass over `world.bodies` reads every body's numbers
+ * and notices bodies added or removed by a stamp per record; a proxy's box is a "fat" box, as
  * in Box2D's dynamic tree: the body's bounding-sphere box (or AABB) widened by a margin, moved only when
  * the body's box leaves it, so resting and slow bodies cost one comparison. The sphere box is padded by a
  * relative 2⁻⁴⁴ of its coordinates, far above float rounding, so no pair cannon's formula accepts can be
  * missed; every candidate the tree reports is then put through cannon's exact test and
- * `needBroadphaseCollision`, and the survivors are ordered as Naive's loop orders them (two counting-sort
- * passes, O(pairs + N)). The switch between the two paths keeps the same pairs, so a world may grow and
+ * `needBroadphaseCollision`, and the survivors are ordered as Naive's loop orders them (core's
+ * `PairOrder`: two counting-sort passes, O(pairs + N)). The switch between the two paths keeps the same pairs, so a world may grow and
  * shrink across `naiveBelow` freely.
  *
  * Bodies that cannot go in the tree (a non-finite pose or radius, a radius or box wider than
@@ -173,6 +175,20 @@ export class SieveBroadphase extends Broadphase {
     return this.treeOn && this.treeBoxes ? this.table.boxes : null;
   }
 
+  /**
+   * The body records behind the tree (core's `BodyTable`: record → body, proxy and box; body → record
+   * by `find(body, body.id)`; box queries answered as records by `queryRecords`), as of the last sync.
+   * For this package's bullets and for tools: read it, do not change it.
+   */
+  get records(): BodyTable<Body> {
+    return this.table;
+  }
+
+  /** Records of the bodies kept out of the tree (planes, huge or invalid boxes): a query must test them. */
+  get hugeRecords(): readonly number[] {
+    return this.specials;
+  }
+
   override setWorld(world: World): void {
     if (this.world === world) return;
     this.detach();
@@ -211,8 +227,10 @@ export class SieveBroadphase extends Broadphase {
       const b = pairs[2 * k + 1];
       const ia = index[a];
       const ib = index[b];
-      if (ia > ib ? this.keep(a, b, custom) : this.keep(b, a, custom)) {
-        order.push(ia > ib ? ia : ib, ia > ib ? ib : ia);
+      if (ia > ib) {
+        if (this.keep(a, b, custom)) order.push(ia, ib);
+      } else if (this.keep(b, a, custom)) {
+        order.push(ib, ia);
       }
     }
     // Special bodies against every body (and each other once).
@@ -226,8 +244,11 @@ export class SieveBroadphase extends Broadphase {
         const r = at[i];
         // Another special body: pair it once, from the one earlier in the list.
         if (this.recSpecial[r] >= 0 && this.recSpecial[r] <= s) continue;
-        if (!(is > i ? this.keep(rs, r, custom) : this.keep(r, rs, custom))) continue;
-        order.push(is > i ? is : i, is > i ? i : is);
+        if (is > i) {
+          if (this.keep(rs, r, custom)) order.push(is, i);
+        } else if (this.keep(r, rs, custom)) {
+          order.push(i, is);
+        }
       }
     }
     // Naive's order: by the later body's index, then the earlier one's.

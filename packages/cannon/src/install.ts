@@ -36,6 +36,7 @@ import {
   type BulletOptions,
   type BulletSystem,
   checkBulletOptions,
+  getBulletSystem,
   installBullets,
   uninstallBullets,
 } from './bullets.js';
@@ -138,6 +139,9 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
   const bulletOption = options.bullets ?? true;
   const bulletOptions = bulletOption === false ? null : bulletOption === true ? {} : bulletOption;
   if (bulletOptions !== null) checkBulletOptions(bulletOptions, 'installSieve'); // before anything changes
+  if (bulletOptions !== null && getBulletSystem(world) !== null) {
+    throw new Error('installSieve: bullets are already installed on this world (pass bullets: false, or uninstallBullets first)');
+  }
   const npOption = options.narrowphase ?? true;
   const maxContacts = typeof npOption === 'object' ? npOption.maxContacts : undefined;
   if (maxContacts !== undefined && !(Number.isInteger(maxContacts) && maxContacts >= 1)) {

@@ -1,6 +1,7 @@
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
 import {
+  installBullets,
   installSieve,
   isSieveInstalled,
   PairCollisionMatrix,
@@ -137,6 +138,16 @@ describe('installSieve / uninstallSieve', () => {
     expect(Object.hasOwn(world, 'removeBody')).toBe(false);
     for (let s = 0; s < 10; s++) world.step(1 / 60);
     expect(() => installSieve({} as CANNON.World)).toThrow(/World/);
+  });
+
+  it('refuses to install over bullets installed on their own, before changing anything', () => {
+    const world = mixedWorld({ seed: 5, count: 10, broadphase: new CANNON.NaiveBroadphase() });
+    const before = world.broadphase;
+    installBullets(world);
+    expect(() => installSieve(world)).toThrow(/bullets are already installed/);
+    expect(world.broadphase).toBe(before);
+    expect(isSieveInstalled(world)).toBe(false);
+    expect(isSieveInstalled(world) || installSieve(world, { bullets: false }).bullets).toBe(null);
   });
 
   it('with broadphase + matrices only, a world matches a Naive world body for body, with the same events', () => {

@@ -2,7 +2,7 @@
  * @sieve/matter — Sieve's incremental 2-D sweep and prune as matter-js's broadphase.
  *
  * ```ts
- * import { installSieve, uninstallSieve } from '@sieve/matter';
+ * import { installBullets, installSieve, setBullet, uninstallSieve } from '@sieve/matter';
  * const sieve = installSieve(engine); // same collisions, pairs and events as stock, found faster
  * sieve.stats.broadphaseMs;           // timing of the last step, for an overlay
  * sieve.mode = 'stock';               // switch back and forth on a live engine

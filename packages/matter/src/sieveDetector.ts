@@ -19,7 +19,13 @@
  * - Order: which body goes first into `Collision.collides` (it decides ties in the SAT axis choice)
  *   and the order of the collisions array (the order new pairs enter `pairs.list`, which the resolver
  *   follows, and the order of the collisionStart/Active pairs) follow stock's stable sort by min.x,
- *   kept by {@link XOrder}; the surviving pairs are bucket-sorted by (rank of first, rank of second).
+ *   kept by {@link XOrder}; the surviving pairs are sorted by (rank of first, rank of second) with
+ *   core's `PairOrder` (two counting sorts).
+ *
+ * The bodies, their proxies and the bounds each proxy holds live in core's `BodyTable` (the engine
+ * seam both adapters share): bodies are found by id, added and removed bodies noticed by a stamp pass
+ * when matter-js hands over a new body list, moves batched into one `moveMany`, and pairs read back as
+ * records through the tag each proxy carries.
  *
  * No allocation per step once warm: typed arrays grow by doubling; the collisions array is the
  * detector's own, reused as stock reuses it (`Collision.collides` allocates a record only for a new
@@ -165,7 +171,9 @@ export class SieveDetector {
     } else if (kind === 'parallel') {
       this.broadphase = createParallelBroadphase(options.parallel);
     } else {
-      throw new RangeError(`installSieve: options.broadphase must be 'sap', 'octree' or 'parallel', got ${String(kind)}`);
+      throw new RangeError(
+        `installSieve: options.broadphase must be 'sap', 'octree' or 'parallel', got ${String(kind)}`,
+      );
     }
     const clock = options.clock ?? now;
     if (clock !== false && typeof clock !== 'function') {
@@ -472,9 +480,9 @@ export class SieveDetector {
   }
 
   /**
-   * Turns the broadphase's pairs into stock's body pairs: filters (static/sleeping, collision
-   * filters), orients each pair (first = earlier in the x-order) and sorts them by (rank of first,
-   * rank of second) with a bucket sort. Returns how many remain.
+   * Turns the broadphase's pairs (as records) into stock's body pairs: filters (static/sleeping,
+   * collision filters), keys each pair by the ranks of its bodies in the x-order (first = earlier) and
+   * sorts them by (rank of first, rank of second). Returns how many remain.
    */
   private gatherCandidates(): number {
     const table = this.table;

@@ -4,8 +4,9 @@
  * mixed scene (piles, compounds, filters, sensors, sleeping) and with bodies added and removed mid-run —
  * while the regions really split the world between the workers. Uninstalling stops its workers.
  */
-import { getSieve, installSieve, type SieveDetector, uninstallSieve } from '@sieve/matter';
+
 import { ParallelSweepAndPrune } from '@sieve/core/parallel';
+import { getSieve, installSieve, type SieveDetector, uninstallSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
 import { sharedPool, workerUrl } from '../../core/test/broadphase/parallelWorker.js';

@@ -14,9 +14,9 @@
  * triangle) so leaves read contiguous memory instead of chasing the index buffer.
  */
 import { type BuildOptions, buildTopology, resolveBuildOptions } from './build.js';
+import { checkMesh, type TriangleIndex } from './checks.js';
 import { NODE_BYTES, NODE_WORDS } from './nodes.js';
 import { gatherAndRefit } from './refit.js';
-import { type TriangleIndex, validateMesh } from './validate.js';
 
 const MAGIC = 0x48425653; // 'SVBH'
 const FORMAT_VERSION = 1;
@@ -67,7 +67,7 @@ export class MeshBVH {
    * coordinate, an index count that is not a multiple of 3, an out-of-range index, or bad options.
    */
   constructor(positions: Float32Array, index: TriangleIndex = null, options: BuildOptions = {}) {
-    const triCount = validateMesh(positions, index);
+    const triCount = checkMesh(positions, index);
     const restore = (options as { [RESTORE]?: RestoreParts })[RESTORE];
     const topo = restore ?? buildTopology(positions, index, triCount, resolveBuildOptions(options));
     this.positions = positions;
@@ -150,7 +150,7 @@ export class MeshBVH {
     if (head[1] !== FORMAT_VERSION) {
       throw new RangeError(`MeshBVH.deserialize: unsupported format version ${head[1]}`);
     }
-    const triCount = validateMesh(positions, index);
+    const triCount = checkMesh(positions, index);
     const [, , nTri, nNode, nVert, indexed] = head;
     if (nTri !== triCount || nVert !== positions.length / 3 || (indexed === 1) !== (index !== null)) {
       throw new RangeError(

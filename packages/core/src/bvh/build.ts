@@ -21,8 +21,9 @@
  * Triangle slots are reordered through `triIds` (slot → original triangle index); the caller's index
  * buffer is never modified (three-mesh-bvh rewrites it in place).
  */
+
+import type { TriangleIndex } from './checks.js';
 import { NODE_BYTES, NODE_WORDS } from './nodes.js';
-import type { TriangleIndex } from './validate.js';
 
 /** How a node is split. */
 export type SplitStrategy = 'center' | 'sah';
@@ -68,7 +69,7 @@ export function resolveBuildOptions(options: BuildOptions | undefined): Required
 
 /**
  * Orders the triangles of a (validated) mesh into a BVH and writes its nodes, bounds excluded.
- * `triCount` is the triangle count returned by `validateMesh`.
+ * `triCount` is the triangle count returned by `checkMesh`.
  */
 export function buildTopology(
   positions: Float32Array,

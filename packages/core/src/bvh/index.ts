@@ -3,6 +3,7 @@
 // triangle records of the mesh–mesh test, build and refit passes, affine and input-check helpers — are
 // imported by path inside core.
 export type { BuildOptions, SplitStrategy } from './build.js';
+export type { TriangleIndex } from './checks.js';
 export { MeshContacts } from './contacts.js';
 export { MeshBVH } from './MeshBVH.js';
 export { MeshMeshResult, meshMeshBruteForce, meshMeshIntersects, meshMeshPairs } from './meshMesh.js';
@@ -11,4 +12,3 @@ export { meshSphereBruteForce, meshSphereContacts, meshSphereIntersects } from '
 export { RayHit, RayHits, raycastAll, raycastBruteForce, raycastFirst } from './raycast.js';
 export { isDegenerateTriangle } from './triangle.js';
 export { TRI_EPS, triangleTriangleIntersect } from './triTri.js';
-export type { TriangleIndex } from './validate.js';

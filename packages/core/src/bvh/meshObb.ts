@@ -2,7 +2,7 @@
  * Mesh–OBB queries on a triangle BVH: contacts (point, normal, depth) for a physics engine, and an
  * early-out overlap test. The OBB uses Sieve's shared 15-number layout `[cx, cy, cz, e0x, e0y, e0z,
  * e1x, e1y, e1z, e2x, e2y, e2z, hx, hy, hz]` (centre, unit axes, half extents), checked by
- * `validateObb` of `math/obb.ts` (same rules, checked without allocating).
+ * `checkObb` of `math/obb.ts` (same rules, checked without allocating).
  *
  * Follows the Project Oort collision write-up (OBB section: separating axes over face normals and edge cross
  * products; multi-pass culling box → triangles). Node culling: each node box of the mesh's local frame
@@ -20,8 +20,8 @@
  * needs. Degenerate (zero-area) triangles are ignored.
  */
 
-import { validateObb } from '../math/obb.js';
-import { ORTHONORMAL_TOLERANCE, orthonormalityError } from '../math/validate.js';
+import { ORTHONORMAL_TOLERANCE, orthonormalityError } from '../math/checks.js';
+import { checkObb } from '../math/obb.js';
 import { affineFromMatrix4, affineInvert } from './affine.js';
 import type { MeshContacts } from './contacts.js';
 import type { MeshBVH } from './MeshBVH.js';
@@ -57,8 +57,8 @@ const AX = new Float64Array(3);
 const CONTACT = new Float64Array(7);
 
 /**
- * Allocation-free check of what `validateObb` checks (15 finite numbers, orthonormal axes within
- * `ORTHONORMAL_TOLERANCE`, half extents ≥ 0); `validateObb` runs only to word the error.
+ * Allocation-free check of what `checkObb` checks (15 finite numbers, orthonormal axes within
+ * `ORTHONORMAL_TOLERANCE`, half extents ≥ 0); `checkObb` runs only to word the error.
  */
 function obbOk(obb: ArrayLike<number>): boolean {
   if (obb === null || typeof obb !== 'object' || !(obb.length >= 15)) return false;
@@ -72,7 +72,7 @@ function obbOk(obb: ArrayLike<number>): boolean {
 }
 
 function setup(fn: string, bvh: MeshBVH, matrix: ArrayLike<number> | null, obb: ArrayLike<number>): void {
-  if (!obbOk(obb)) validateObb(obb, 0, 'obb', undefined, fn);
+  if (!obbOk(obb)) checkObb(obb, 0, 'obb', undefined, fn);
   affineFromMatrix4(M, matrix, 'matrix', fn);
   S[CENTER] = obb[0];
   S[CENTER + 1] = obb[1];
@@ -369,7 +369,7 @@ function query(bvh: MeshBVH, out: MeshContacts | null): boolean {
 /**
  * Contacts between the mesh of `bvh` placed by `matrix` (column-major 4×4, `null` for identity) and a
  * world-space OBB, one per touching triangle, into `out` (cleared first). Returns the contact count.
- * Throws for a malformed OBB (see `validateObb`) or a bad matrix. Does not allocate once `out` is
+ * Throws for a malformed OBB (see `checkObb`) or a bad matrix. Does not allocate once `out` is
  * large enough.
  */
 export function meshObbContacts(

@@ -6,7 +6,7 @@
  * Algorithm 5: `l_i = max(|c − centre|_i − half_i, 0)`, overlap iff `Σ l_i² ≤ R²`) in the axis-aligned
  * "first quadrant" form of the AABB–sphere write-up (Arvo, QRI/QRF, first quadrant), applied in the mesh's local frame, where node
  * boxes are axis-aligned. It is inlined rather than calling `narrowphase/ocsi.ts` because the public
- * OCSI functions validate every argument and this runs once per visited node. Multi-pass culling as in
+ * OCSI functions check every argument and this runs once per visited node. Multi-pass culling as in
  * the Project Oort collision write-up (sphere → box → triangles).
  *
  * Transforms: under a similarity (rotation, translation, uniform scale, mirror) the sphere stays a
@@ -17,11 +17,11 @@
  */
 
 import { affineFromMatrix4, affineInvert } from './affine.js';
+import { checkFinite, checkVector } from './checks.js';
 import type { MeshContacts } from './contacts.js';
 import type { MeshBVH } from './MeshBVH.js';
 import { type BvhCast, shapecast } from './shapecast.js';
 import { closestPointOnTriangle, isDegenerateTriangleAt } from './triangle.js';
-import { checkFinite, checkVector } from './validate.js';
 
 const M = new Float64Array(12);
 const MI = new Float64Array(12);

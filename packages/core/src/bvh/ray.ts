@@ -13,9 +13,9 @@
  */
 
 import { affineFromMatrix4, affineInvert, normalMatrix } from './affine.js';
+import { checkFinite, checkVector } from './checks.js';
 import type { MeshBVH } from './MeshBVH.js';
 import { CUTOFF } from './shapecast.js';
-import { checkFinite, checkVector } from './validate.js';
 
 // Per-cast state (module scratch). Kept in typed arrays and read into locals by the queries: module-level
 // `let` doubles would be boxed by V8 (an allocation per write, an indirection per read).

@@ -7,8 +7,9 @@
  * over the node array visits children before parents. Bounds are min/max of float32 coordinates, so
  * storing them as float32 is exact.
  */
+
+import type { TriangleIndex } from './checks.js';
 import { NODE_WORDS } from './nodes.js';
-import type { TriangleIndex } from './validate.js';
 
 /**
  * Copies each slot's triangle (three vertices, 9 floats, `triIds[slot]` being the original triangle)

@@ -12,8 +12,8 @@
  * 2-D bodies use the same record with z = 0 and ω along z (a rectangle is a box of zero z extent).
  */
 import { MeshBVH } from '../bvh/MeshBVH.js';
+import { checkFinite, checkFiniteArray, checkNonNegative, checkNonNegativeArray } from '../math/checks.js';
 import { quatMultiply, quatRotate, unitQuatToAxes } from '../math/quat.js';
-import { checkFinite, checkFiniteArray, checkNonNegative, checkNonNegativeArray } from '../math/validate.js';
 import type { CcdMotion, CcdMotion2D, CcdShape, CcdShape2D } from './types.js';
 
 /** Shape kinds inside the module. Pairs are ordered by kind (a mesh is always side B). */

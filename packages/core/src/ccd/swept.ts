@@ -19,7 +19,7 @@
  * margin m for at least m / ḋmax time units; §4.5 of the paper tunes ∆NNL against the rebuild rate: a
  * larger skin means fewer re-insertions but more candidate pairs.
  */
-import { checkFiniteArray, checkLength, checkNonNegative } from '../math/validate.js';
+import { checkFiniteArray, checkLength, checkNonNegative } from '../math/checks.js';
 import type { WritableArrayLike } from '../math/vec3.js';
 import {
   BC,

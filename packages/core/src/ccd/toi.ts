@@ -72,8 +72,7 @@ export function timeOfImpact(
   const swapped = ka > kb;
   prepareSide(swapped ? 1 : 0, shapeA, motionA, fn, 'shapeA', 'motionA');
   prepareSide(swapped ? 0 : 1, shapeB, motionB, fn, 'shapeB', 'motionB');
-  checkMagnitudes(fn, swapped ? 1 : 0, 'shapeA', 'motionA');
-  checkMagnitudes(fn, swapped ? 0 : 1, 'shapeB', 'motionB');
+  checkMagnitudes(fn, swapped);
   if (kinds[0] === KIND_MESH) {
     throw new RangeError(
       `${fn}: mesh–mesh time of impact is not supported; give one body a sphere or box shape`,
@@ -104,8 +103,7 @@ export function timeOfImpact2D(
   const swapped = ka > kb;
   prepareSide2D(swapped ? 1 : 0, shapeA, motionA, fn, 'shapeA', 'motionA');
   prepareSide2D(swapped ? 0 : 1, shapeB, motionB, fn, 'shapeB', 'motionB');
-  checkMagnitudes(fn, swapped ? 1 : 0, 'shapeA', 'motionA');
-  checkMagnitudes(fn, swapped ? 0 : 1, 'shapeB', 'motionB');
+  checkMagnitudes(fn, swapped);
   sample.planar = true;
   setTolerances(options);
   return advance(maxIterations, out, swapped, 2);

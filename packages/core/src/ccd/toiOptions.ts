@@ -7,7 +7,7 @@
  * it. The approach threshold is relative to the bound on the closing speed (the hard-rigid-body
  * event-driven MD paper, Eq. 32).
  */
-import { checkNonNegative } from '../math/validate.js';
+import { checkNonNegative } from '../math/checks.js';
 import { CORE, DT, KIND_BOX, KIND_MESH, KIND_SPHERE, LB, OBB, P0, RAD, SIZE, sides, VD, WL } from './side.js';
 import { PARAMS, Param } from './toiRecords.js';
 import type { CcdShape, CcdShape2D, TimeOfImpactOptions } from './types.js';
@@ -102,40 +102,30 @@ export function kindOf(shape: CcdShape | CcdShape2D): number {
 }
 
 /**
- * Throws a RangeError unless every magnitude of the prepared side `i` (body `shape`/`motion`) is within
- * {@link TOI_MAGNITUDE_LIMIT}. The test is written out (comparisons only, false for NaN) and the message
- * built in a separate function: this runs twice per call, and a template string in it kept it out of V8's
- * inlining (measured ~5 % of a convex time of impact).
+ * Throws a RangeError unless every magnitude of both prepared sides is within {@link TOI_MAGNITUDE_LIMIT}
+ * (`swapped`: side 1 holds body A). The test is one max over the magnitudes (NaN propagates and fails
+ * it) and the message is built in a separate function: this runs once per call, and a larger body with
+ * template strings kept it, or what follows, out of V8's inlining (measured ~5 % of a convex time of
+ * impact). No double crosses a call (a double returned from a call that is not inlined is boxed).
  */
-export function checkMagnitudes(fn: string, i: number, shape: string, motion: string): void {
-  const S = sides[i];
-  const L = TOI_MAGNITUDE_LIMIT;
-  if (
-    Math.abs(S[P0]) <= L &&
-    Math.abs(S[P0 + 1]) <= L &&
-    Math.abs(S[P0 + 2]) <= L &&
-    Math.abs(S[OBB]) <= L &&
-    Math.abs(S[OBB + 1]) <= L &&
-    Math.abs(S[OBB + 2]) <= L &&
-    Math.abs(S[VD]) <= L &&
-    Math.abs(S[VD + 1]) <= L &&
-    Math.abs(S[VD + 2]) <= L &&
-    S[RAD] <= L &&
-    S[OBB + 12] <= L &&
-    S[OBB + 13] <= L &&
-    S[OBB + 14] <= L &&
-    S[CORE] <= L &&
-    S[SIZE] <= L &&
-    S[LB] <= L &&
-    S[WL] <= L
-  ) {
-    return;
+export function checkMagnitudes(fn: string, swapped: boolean): void {
+  let ok = true;
+  for (let i = 0; i < 2; i++) {
+    const S = sides[i];
+    let m = Math.max(S[RAD], S[OBB + 12], S[OBB + 13], S[OBB + 14], S[CORE], S[SIZE], S[LB], S[WL]);
+    for (let k = 0; k < 3; k++) {
+      m = Math.max(m, Math.abs(S[P0 + k]), Math.abs(S[OBB + k]), Math.abs(S[VD + k]));
+    }
+    if (!(m <= TOI_MAGNITUDE_LIMIT)) ok = false;
   }
-  magnitudeError(fn, i, shape, motion);
+  if (ok) return;
+  magnitudeError(fn, swapped ? 1 : 0, 'shapeA', 'motionA');
+  magnitudeError(fn, swapped ? 0 : 1, 'shapeB', 'motionB');
 }
 
-// The RangeError of checkMagnitudes, naming the first magnitude past the limit.
-function magnitudeError(fn: string, i: number, shape: string, motion: string): never {
+// The RangeError of checkMagnitudes for side i (body `shape`/`motion`), naming the first magnitude past
+// the limit; returns when there is none.
+function magnitudeError(fn: string, i: number, shape: string, motion: string): void {
   const S = sides[i];
   const limit = TOI_MAGNITUDE_LIMIT;
   for (let k = 0; k < 3; k++) {
@@ -151,6 +141,7 @@ function magnitudeError(fn: string, i: number, shape: string, motion: string): n
     }
   }
   const size = Math.max(S[RAD], S[OBB + 12], S[OBB + 13], S[OBB + 14], S[CORE], S[SIZE], S[LB], S[WL]);
+  if (size <= limit) return;
   throw new RangeError(
     `${fn}: ${shape}'s size (${size}) is beyond ${limit.toExponential(2)}, the range time of impact supports`,
   );

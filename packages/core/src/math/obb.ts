@@ -12,7 +12,7 @@
  * scale gives a zero extent and the axis is completed from the others; a sheared matrix (axes not
  * orthogonal) is rejected, since its image of a box is not a box.
  */
-import { quatToAxes } from './quat.js';
+
 import {
   checkAxes,
   checkFinite,
@@ -21,7 +21,8 @@ import {
   checkMinMax,
   checkNonNegativeArray,
   ORTHONORMAL_TOLERANCE,
-} from './validate.js';
+} from './checks.js';
+import { quatToAxes } from './quat.js';
 import type { WritableArrayLike } from './vec3.js';
 
 /** Numbers per 3-D OBB. */
@@ -63,12 +64,12 @@ export function createObb2(): Float64Array {
  * Throws a clear error unless `obb[offset..offset+14]` is a valid 3-D OBB: finite, half extents ≥ 0,
  * axes orthonormal within `tolerance` (default {@link ORTHONORMAL_TOLERANCE}).
  */
-export function validateObb(
+export function checkObb(
   obb: ArrayLike<number>,
   offset = 0,
   name = 'obb',
   tolerance = ORTHONORMAL_TOLERANCE,
-  fn = 'validateObb',
+  fn = 'checkObb',
 ): void {
   checkLength(fn, name, obb, OBB_SIZE, offset);
   checkFiniteArray(fn, `${name} centre`, obb, 3, offset);
@@ -76,19 +77,24 @@ export function validateObb(
   checkNonNegativeArray(fn, `${name} half extents`, obb, 3, offset + OBB_HALF);
 }
 
-/** As {@link validateObb}, for the 8-number 2-D layout. */
-export function validateObb2(
+/** As {@link checkObb}, for the 8-number 2-D layout. */
+export function checkObb2(
   obb: ArrayLike<number>,
   offset = 0,
   name = 'obb',
   tolerance = ORTHONORMAL_TOLERANCE,
-  fn = 'validateObb2',
+  fn = 'checkObb2',
 ): void {
   checkLength(fn, name, obb, OBB2_SIZE, offset);
   checkFiniteArray(fn, `${name} centre`, obb, 2, offset);
   checkAxes(fn, `${name} axes`, obb, 2, offset + OBB2_AXES, tolerance);
   checkNonNegativeArray(fn, `${name} half extents`, obb, 2, offset + OBB2_HALF);
 }
+
+/** @deprecated Renamed {@link checkObb} ("validate" is kept for the broadphases' invariant walks). */
+export const validateObb = checkObb;
+/** @deprecated Renamed {@link checkObb2}. */
+export const validateObb2 = checkObb2;
 
 /**
  * Writes a 3-D OBB from its parts (validated: finite, orthonormal axes, half extents ≥ 0) to

@@ -25,8 +25,9 @@
  * by 2^-8 (exact: a power of two), so no centre difference or sum of extents overflows to Infinity or
  * NaN (which would make no axis separate), and scale depths and points back.
  */
-import { OBB_SIZE, validateObb, validateObb2 } from '../math/obb.js';
-import { checkLength, checkMinMax } from '../math/validate.js';
+
+import { checkLength, checkMinMax } from '../math/checks.js';
+import { checkObb, checkObb2, OBB_SIZE } from '../math/obb.js';
 import { clamp, type WritableArrayLike } from '../math/vec3.js';
 
 /** Default slack added to |R_ij| in the separating-axis tests (see the module comment). */
@@ -163,8 +164,8 @@ export function obbObbOverlap(
   epsilon = SAT_EPSILON,
 ): boolean {
   const fn = 'obbObbOverlap';
-  validateObb(a, ao, 'a', undefined, fn);
-  validateObb(b, bo, 'b', undefined, fn);
+  checkObb(a, ao, 'a', undefined, fn);
+  checkObb(b, bo, 'b', undefined, fn);
   checkEpsilon(fn, epsilon);
   if (huge(a, ao, 3) || huge(b, bo, 3))
     return obbObbOverlapUnchecked(scaledCopy(a, ao, 3, SA), 0, scaledCopy(b, bo, 3, SB), 0, epsilon);
@@ -193,7 +194,7 @@ export function obbAabbOverlap(
   epsilon = SAT_EPSILON,
 ): boolean {
   const fn = 'obbAabbOverlap';
-  validateObb(obb, oo, 'obb', undefined, fn);
+  checkObb(obb, oo, 'obb', undefined, fn);
   checkEpsilon(fn, epsilon);
   const box = aabbAsObb(fn, min, max);
   if (huge(obb, oo, 3) || huge(box, 0, 3))
@@ -321,8 +322,8 @@ export function obbObbContact(
   epsilon = SAT_EPSILON,
 ): boolean {
   const fn = 'obbObbContact';
-  validateObb(a, ao, 'a', undefined, fn);
-  validateObb(b, bo, 'b', undefined, fn);
+  checkObb(a, ao, 'a', undefined, fn);
+  checkObb(b, bo, 'b', undefined, fn);
   checkEpsilon(fn, epsilon);
   checkLength(fn, 'out', out, 7, oo);
   if (huge(a, ao, 3) || huge(b, bo, 3)) {
@@ -344,7 +345,7 @@ export function obbAabbContact(
   epsilon = SAT_EPSILON,
 ): boolean {
   const fn = 'obbAabbContact';
-  validateObb(obb, oo, 'obb', undefined, fn);
+  checkObb(obb, oo, 'obb', undefined, fn);
   checkEpsilon(fn, epsilon);
   checkLength(fn, 'out', out, 7, outOffset);
   const box = aabbAsObb(fn, min, max);
@@ -497,8 +498,8 @@ export function obbObbOverlap2DUnchecked(
 /** 2-D OBB–OBB overlap with argument checks (see {@link obbObbOverlap}). */
 export function obbObbOverlap2D(a: ArrayLike<number>, b: ArrayLike<number>, ao = 0, bo = 0): boolean {
   const fn = 'obbObbOverlap2D';
-  validateObb2(a, ao, 'a', undefined, fn);
-  validateObb2(b, bo, 'b', undefined, fn);
+  checkObb2(a, ao, 'a', undefined, fn);
+  checkObb2(b, bo, 'b', undefined, fn);
   if (huge(a, ao, 2) || huge(b, bo, 2))
     return sat2(scaledCopy(a, ao, 2, SA), 0, scaledCopy(b, bo, 2, SB), 0, null, 0);
   return sat2(a, ao, b, bo, null, 0);
@@ -517,8 +518,8 @@ export function obbObbContact2D(
   oo = 0,
 ): boolean {
   const fn = 'obbObbContact2D';
-  validateObb2(a, ao, 'a', undefined, fn);
-  validateObb2(b, bo, 'b', undefined, fn);
+  checkObb2(a, ao, 'a', undefined, fn);
+  checkObb2(b, bo, 'b', undefined, fn);
   checkLength(fn, 'out', out, 5, oo);
   if (huge(a, ao, 2) || huge(b, bo, 2)) {
     const hit = sat2(scaledCopy(a, ao, 2, SA), 0, scaledCopy(b, bo, 2, SB), 0, out, oo);

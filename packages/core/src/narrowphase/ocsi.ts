@@ -20,7 +20,7 @@
  * the OBB/AABB forms work in world coordinates. Overlap answers, normals and depths stay right at every
  * finite input; squared distances beyond the double range are `Infinity`.
  */
-import { validateObb, validateObb2 } from '../math/obb.js';
+
 import {
   checkAxes,
   checkFiniteArray,
@@ -28,7 +28,8 @@ import {
   checkMinMax,
   checkNonNegative,
   checkNonNegativeArray,
-} from '../math/validate.js';
+} from '../math/checks.js';
+import { checkObb, checkObb2 } from '../math/obb.js';
 import { clamp, type WritableArrayLike } from '../math/vec3.js';
 import {
   aabbDistanceSq,
@@ -348,8 +349,8 @@ function prepareObb(
   oo: number,
   point: ArrayLike<number>,
 ): void {
-  if (dim === 3) validateObb(obb, oo, 'obb', undefined, fn);
-  else validateObb2(obb, oo, 'obb', undefined, fn);
+  if (dim === 3) checkObb(obb, oo, 'obb', undefined, fn);
+  else checkObb2(obb, oo, 'obb', undefined, fn);
   checkFiniteArray(fn, 'center', point, dim);
   projectWorld(dim, obb, oo, point);
 }

@@ -40,7 +40,7 @@
  *   else Infinity; the flag is 1 only when distSq is not NaN and R is infinite.
  * Outside the contract the call is still memory-safe: `count` is checked against the arrays.
  */
-import { orthonormalityError } from '../math/validate.js';
+import { orthonormalityError } from '../math/checks.js';
 import { instantiateOcsiKernel, type OcsiWasmExports, type WasmMemoryLike } from './wasm/loader.js';
 
 /** The per-lane inputs: r_SC and the three unit axes (row by row), each a float32 plane. */

@@ -22,9 +22,10 @@
  * typed arrays grown through {@link BodyTableHooks.grow}. Nothing is allocated per step once the arrays
  * have reached their size.
  */
-import { growArray } from '../growArray.js';
+
 import { SLOT_MASK } from '../broadphase/proxies.js';
 import type { Broadphase } from '../broadphase/types.js';
+import { growArray } from '../growArray.js';
 
 /** The handle of a record whose body has no proxy in the broadphase. */
 export const NO_PROXY = -1;
@@ -293,7 +294,7 @@ export class BodyTable<B extends object> {
     for (let k = 0; k < s; k++) ib[k] = boxes[o + k];
     const handle = this.bp.insert(ib, record);
     this.handles[record] = handle;
-    this.noteSlot(handle, record);
+    if (!this.tagged || !this.tagsChecked) this.noteSlot(handle, record);
   }
 
   /** Removes record `record`'s proxy, if it has one (its box is kept). */
@@ -323,7 +324,7 @@ export class BodyTable<B extends object> {
    * next {@link BodyTable.commit}.
    */
   pairRecords(): Int32Array {
-    if (this.tagged && !process.env.NOTAG) return this.bp.pairTags().pairs;
+    if (this.tagged) return this.bp.pairTags().pairs;
     const pairs = this.bp.pairBuffers().pairs;
     const n = 2 * this.bp.pairCount;
     if (this.pairRecordBuffer.length < n) this.pairRecordBuffer = growArray(this.pairRecordBuffer, n);
@@ -345,7 +346,7 @@ export class BodyTable<B extends object> {
 
   /** The record a live proxy's handle stands for. */
   recordOfHandle(handle: number): number {
-    if (this.tagged && !process.env.NOTAG) return this.bp.tagOf(handle);
+    if (this.tagged) return this.bp.tagOf(handle);
     // A broadphase that does not keep tags: the record noted for the handle's slot at insert.
     return this.recordOfSlot[handle & SLOT_MASK];
   }

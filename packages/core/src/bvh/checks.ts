@@ -1,5 +1,5 @@
 /**
- * Input validation for the triangle BVH: meshes, transforms, query shapes.
+ * Input checks for the triangle BVH: meshes, transforms, query shapes.
  *
  * Builders and queries call these so bad input fails with an error that names the argument, instead
  * of a silently wrong tree (Sieve convention; three-mesh-bvh does not check its input).
@@ -16,7 +16,7 @@ export type TriangleIndex = Uint32Array | Uint16Array | null;
  *   whose entries are all `< positions.length / 3`;
  * - without an index, `positions.length` must be a multiple of 9 (three vertices a triangle).
  */
-export function validateMesh(positions: unknown, index: unknown): number {
+export function checkMesh(positions: unknown, index: unknown): number {
   if (!(positions instanceof Float32Array)) {
     throw new TypeError('MeshBVH: positions must be a Float32Array of xyz triples');
   }

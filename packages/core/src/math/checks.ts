@@ -1,5 +1,6 @@
 /**
- * Argument checks shared by the non-batched APIs: each throws an error that names the function and the
+ * Input checks shared by the non-batched APIs (named `check*`; "validate" in Sieve means the
+ * broadphases' invariant walks): each throws an error that names the function and the
  * argument (`ocsiOverlap: radius must be a finite number >= 0, got -1`).
  *
  * Hot batched paths never call these per element; they offer a validating function instead.
