@@ -17,7 +17,7 @@ export {
   isBullet,
   setBullet,
   uninstallBullets,
-} from './bullets.js';
+} from './bullets/index.js';
 export { refreshCcdShape } from './ccdShapes.js';
 export { PairCollisionMatrix } from './collisionMatrix.js';
 export {

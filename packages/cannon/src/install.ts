@@ -39,7 +39,7 @@ import {
   getBulletSystem,
   installBullets,
   uninstallBullets,
-} from './bullets.js';
+} from './bullets/index.js';
 import { PairCollisionMatrix } from './collisionMatrix.js';
 import { installNarrowphase, type NarrowphaseOptions, uninstallNarrowphase } from './narrowphase.js';
 import { PairOverlapKeeper } from './overlapKeeper.js';

@@ -2,7 +2,7 @@
 // Built by packages/core/scripts/build-wasm.mjs into ocsiKernel.generated.ts (base64, loaded synchronously).
 // Not TypeScript: the extension keeps tsc, biome and vitest away from it; asc compiles it as AssemblyScript.
 //
-// Follows seeds/000_e0da60409bb15c04.txt, Algorithm 5 (OCSI) and Eq. 2, vectorised across configurations as
+// Follows the OCSI paper ("Oriented Cuboid Sphere Intersection"), Algorithm 5 and Eq. 2, vectorised across configurations as
 // the paper's OpenMP SIMD loops are: four lanes (four sphere–cuboid pairs) per f32x4 register.
 //
 // Memory layout (all offsets in bytes, 16-byte aligned, `cap` a multiple of 16):
