@@ -32,7 +32,7 @@ export type BroadphaseKind = 'sap' | 'octree' | 'parallel';
 export type DetectorPath = 'sweep' | 'broadphase';
 
 /** Default of {@link SieveOptions.sweepBelow}: below this many bodies a sorted sweep costs less. */
-export const DEFAULT_SWEEP_BELOW = 512;
+export const DEFAULT_SWEEP_BELOW = 4096;
 
 /** Options of {@link installSieve}. */
 export interface SieveOptions {

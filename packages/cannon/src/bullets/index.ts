@@ -53,7 +53,9 @@
  * `system.ts` (the per-world system running them), `broadphaseView.ts` (what is read from the
  * `SieveBroadphase`), `scratch.ts` (shared scratch and the hit record's layout).
  *
- * Cost: nothing while no body is marked; per step with bullets, one pass over `world.bodies` (the
+ * Cost: nothing while the world has no bullet (the per-step `postStep` listener is added when the
+ * first body is marked and taken off between steps once none is left; a bullet's sweep then runs after
+ * the `postStep` listeners added before it was hooked); per step with bullets, one pass over `world.bodies` (the
  * moving bodies' displacements), then per fast bullet a tree query, the culls, and one time of impact
  * per shape pair left (a core one more when a shape starts touching). No allocation once warm, but
  * for cannon's contact-material lookup when a default bounce hits.

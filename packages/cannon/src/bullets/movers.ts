@@ -52,7 +52,6 @@ export class Movers {
     const bodies = world.bodies;
     const heapD = this.heapD;
     const heapB = this.heapBody;
-    const recOfId = view.recOfId;
     const recBody = view.recBody;
     this.moveStamp = growArray(this.moveStamp, recBody.length);
     this.moveOfRec = growArray(this.moveOfRec, recBody.length);
@@ -65,8 +64,8 @@ export class Movers {
       const d = displacement(b);
       if (!(d > 0 && d < HUGE)) continue;
       // remembered by tree record, for the per-box test of `gatherCandidates`
-      const r = b.id < recOfId.length ? recOfId[b.id] : -1;
-      if (r >= 0 && r < recBody.length && recBody[r] === b) {
+      const r = view.recordOf(b);
+      if (r >= 0) {
         this.moveStamp[r] = stamp;
         this.moveOfRec[r] = d;
       }

@@ -70,7 +70,18 @@ export class BulletSystem {
   private readonly sweep: Sweep;
   private readonly candidates: Body[] = [];
 
+  /** Whether the `postStep` listener is on (only while the world has bullets; see the constructor). */
+  private hooked = false;
+  private unhookQueued = false;
   private readonly onPostStep = (): void => this.step();
+  /** Takes the `postStep` listener off if the world still has no bullets (run between steps). */
+  private readonly unhookIfIdle = (): void => {
+    this.unhookQueued = false;
+    if (this.hooked && this.list.bodies.length === 0) {
+      this.world.removeEventListener('postStep', this.onPostStep);
+      this.hooked = false;
+    }
+  };
   private readonly onAddBody = (e: { body: Body | null }): void => {
     if (e.body && bulletSettingsOf(e.body)) this.track(e.body);
   };
@@ -78,12 +89,17 @@ export class BulletSystem {
     if (e.body) this.forget(e.body);
   };
 
-  /** Use {@link installBullets}. */
+  /**
+   * Use {@link installBullets}. The per-step `postStep` listener is only on while the world has
+   * bullets: it is added when the first body is marked (or a marked body joins the world), and taken
+   * off between steps once a step found none — so a world without bullets pays nothing per step. The
+   * `addBody`/`removeBody` listeners (which never run during a step unless bodies are added or
+   * removed) stay, so a body marked before it joins the world is seen when it does.
+   */
   constructor(world: World, options: BulletOptions = {}) {
     this.config = checkBulletOptions(options, 'installBullets');
     this.world = world;
     this.sweep = new Sweep(world, this.config, this.list, this.stats);
-    world.addEventListener('postStep', this.onPostStep);
     world.addEventListener('addBody', this.onAddBody);
     world.addEventListener('removeBody', this.onRemoveBody);
     setTracker(world, this);
@@ -102,7 +118,8 @@ export class BulletSystem {
 
   /** Removes the listeners and forgets the bullets (called by {@link uninstallBullets}). */
   detach(): void {
-    this.world.removeEventListener('postStep', this.onPostStep);
+    if (this.hooked) this.world.removeEventListener('postStep', this.onPostStep);
+    this.hooked = false;
     this.world.removeEventListener('addBody', this.onAddBody);
     this.world.removeEventListener('removeBody', this.onRemoveBody);
     setTracker(this.world, null);
@@ -113,7 +130,12 @@ export class BulletSystem {
   /** Adds (or updates the settings of) a marked body of this world. */
   track(body: Body): void {
     const s = bulletSettingsOf(body);
-    if (s) this.list.set(body, s);
+    if (!s) return;
+    this.list.set(body, s);
+    if (!this.hooked) {
+      this.world.addEventListener('postStep', this.onPostStep);
+      this.hooked = true;
+    }
   }
 
   /** Removes a body from the bullets of this world (no-op if absent). */
@@ -134,7 +156,16 @@ export class BulletSystem {
     stats.tests = 0;
     stats.hits = 0;
     const dt = world.dt;
-    if (bullets.length === 0 || !(dt > 0) || !Number.isFinite(dt)) return;
+    if (bullets.length === 0) {
+      // No bullets left: unhook after this step (not inside cannon's listener loop, which would then
+      // skip the listener after this one).
+      if (this.hooked && !this.unhookQueued) {
+        this.unhookQueued = true;
+        queueMicrotask(this.unhookIfIdle);
+      }
+      return;
+    }
+    if (!(dt > 0) || !Number.isFinite(dt)) return;
     const stamp = ++stepStamp;
     sweep.toiOptions.dt = dt;
     const view = broadphaseView(world.broadphase);

@@ -68,6 +68,9 @@ export class MeshBVH {
    */
   constructor(positions: Float32Array, index: TriangleIndex = null, options: BuildOptions = {}) {
     const triCount = checkMesh(positions, index);
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`MeshBVH: options must be an object or undefined, got ${String(options)}`);
+    }
     const restore = (options as { [RESTORE]?: RestoreParts })[RESTORE];
     const topo = restore ?? buildTopology(positions, index, triCount, resolveBuildOptions(options));
     this.positions = positions;

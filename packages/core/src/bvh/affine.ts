@@ -42,7 +42,7 @@ export function affineFromMatrix4(
   for (let i = 0; i < 16; i++) {
     const v = e[i];
     if (typeof v !== 'number' || v - v !== 0)
-      throw new RangeError(`${label(fn, argName)}[${i}] is not finite (${v})`);
+      throw new RangeError(`${label(fn, argName)}[${i}] is not finite (${String(v)})`);
   }
   if (e[3] !== 0 || e[7] !== 0 || e[11] !== 0 || e[15] !== 1) {
     throw new RangeError(`${label(fn, argName)} is not affine (its last row must be 0 0 0 1)`);

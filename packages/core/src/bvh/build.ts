@@ -59,10 +59,14 @@ export function resolveBuildOptions(options: BuildOptions | undefined): Required
     throw new RangeError(`MeshBVH: options.strategy must be 'center' or 'sah' (got ${String(strategy)})`);
   }
   if (!Number.isInteger(maxLeafSize) || maxLeafSize < 1 || maxLeafSize > 255) {
-    throw new RangeError(`MeshBVH: options.maxLeafSize must be an integer in [1, 255] (got ${maxLeafSize})`);
+    throw new RangeError(
+      `MeshBVH: options.maxLeafSize must be an integer in [1, 255] (got ${String(maxLeafSize)})`,
+    );
   }
   if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 128) {
-    throw new RangeError(`MeshBVH: options.maxDepth must be an integer in [1, 128] (got ${maxDepth})`);
+    throw new RangeError(
+      `MeshBVH: options.maxDepth must be an integer in [1, 128] (got ${String(maxDepth)})`,
+    );
   }
   return { strategy, maxLeafSize, maxDepth };
 }

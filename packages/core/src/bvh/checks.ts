@@ -26,7 +26,7 @@ export function checkMesh(positions: unknown, index: unknown): number {
   for (let i = 0; i < positions.length; i++) {
     const v = positions[i];
     if (v - v !== 0) {
-      throw new RangeError(`MeshBVH: positions[${i}] is not finite (${v})`);
+      throw new RangeError(`MeshBVH: positions[${i}] is not finite (${String(v)})`);
     }
   }
   const vertexCount = positions.length / 3;
@@ -57,7 +57,7 @@ export function checkMesh(positions: unknown, index: unknown): number {
 /** Throws a `RangeError` (`fn: name must be a finite number`) unless `v` is a finite number. */
 export function checkFinite(v: number, fn: string, name: string): void {
   if (typeof v !== 'number' || v - v !== 0)
-    throw new RangeError(`${fn}: ${name} must be a finite number (got ${v})`);
+    throw new RangeError(`${fn}: ${name} must be a finite number (got ${String(v)})`);
 }
 
 /** Throws a `RangeError` naming `fn` and `name` unless `a` has at least `n` entries, all finite. */
@@ -68,6 +68,6 @@ export function checkVector(a: ArrayLike<number>, n: number, fn: string, name: s
   for (let i = 0; i < n; i++) {
     const v = a[i];
     if (typeof v !== 'number' || v - v !== 0)
-      throw new RangeError(`${fn}: ${name}[${i}] is not finite (${v})`);
+      throw new RangeError(`${fn}: ${name}[${i}] is not finite (${String(v)})`);
   }
 }

@@ -56,5 +56,11 @@ export {
   sweptBounds,
   sweptBounds2D,
 } from './swept.js';
-export { TOI_MAX_ITERATIONS, TOI_RELATIVE_TOLERANCE, timeOfImpact, timeOfImpact2D } from './toi.js';
+export {
+  TOI_MAGNITUDE_LIMIT,
+  TOI_MAX_ITERATIONS,
+  TOI_RELATIVE_TOLERANCE,
+  timeOfImpact,
+  timeOfImpact2D,
+} from './toi.js';
 export * from './types.js';

@@ -21,40 +21,46 @@ export const KIND_SPHERE = 0;
 export const KIND_BOX = 1;
 export const KIND_MESH = 2;
 
-// Record layout (offsets into a side's Float64Array).
-/** Body rotation centre at t = 0. */
-export const P0 = 0;
-/** Displacement over the frame, v·dt. */
-export const VD = 3;
-/** Rotation over the frame as a vector, ω·dt (world). */
-export const WD = 6;
-/** Unit rotation axis (valid when TH > 0). */
-export const AX = 9;
-/** Rotation angle over the frame, |ω|·dt. */
-export const TH = 12;
-/** Shape's world orientation at t = 0 (body quaternion ⊗ local orientation), normalized. */
-export const Q0 = 13;
-/** Shape centre minus body centre at t = 0 (world). */
-export const O0 = 17;
-/** Core radius (sphere radius; 0 for box and mesh). */
-export const RAD = 20;
-/** Current pose as a 15-number OBB: centre, axes (rows), half extents (box; zero otherwise). */
-export const OBB = 21;
-/** Bound L (Eq. 33): largest distance from the body centre to the shape's core. */
-export const LB = 36;
-/** Rotation term of Eq. 32 over the frame: |ω|·dt·L. */
-export const WL = 37;
-/** Body centre at the current t. */
-export const BC = 38;
-/** Size used for the default tolerance (radius / half diagonal). */
-export const SIZE = 41;
-/** Local bound of the core about the shape's own centre (box half diagonal, mesh vertex bound). */
-export const CORE = 42;
-/** Numbers per side record. */
-export const SIDE_SIZE = 43;
+/**
+ * Record layout of a side: offsets into its `Float64Array`. An enum, so the build writes the offsets
+ * into the code as literals (a module-level constant is a context load at every use in V8, and these
+ * are read at every step of the time of impact).
+ */
+export enum Side {
+  /** Body rotation centre at t = 0. */
+  P0 = 0,
+  /** Displacement over the frame, v·dt. */
+  VD = 3,
+  /** Rotation over the frame as a vector, ω·dt (world). */
+  WD = 6,
+  /** Unit rotation axis (valid when TH > 0). */
+  AX = 9,
+  /** Rotation angle over the frame, |ω|·dt. */
+  TH = 12,
+  /** Shape's world orientation at t = 0 (body quaternion ⊗ local orientation), normalized. */
+  Q0 = 13,
+  /** Shape centre minus body centre at t = 0 (world). */
+  O0 = 17,
+  /** Core radius (sphere radius; 0 for box and mesh). */
+  RAD = 20,
+  /** Current pose as a 15-number OBB: centre, axes (rows), half extents (box; zero otherwise). */
+  OBB = 21,
+  /** Bound L (Eq. 33): largest distance from the body centre to the shape's core. */
+  LB = 36,
+  /** Rotation term of Eq. 32 over the frame: |ω|·dt·L. */
+  WL = 37,
+  /** Body centre at the current t. */
+  BC = 38,
+  /** Size used for the default tolerance (radius / half diagonal). */
+  SIZE = 41,
+  /** Local bound of the core about the shape's own centre (box half diagonal, mesh vertex bound). */
+  CORE = 42,
+  /** Numbers per side record. */
+  Words = 43,
+}
 
 /** The two sides of the current query. */
-export const sides = [new Float64Array(SIDE_SIZE), new Float64Array(SIDE_SIZE)];
+export const sides = [new Float64Array(Side.Words), new Float64Array(Side.Words)];
 /** Kind of each side. */
 export const kinds = new Int32Array(2);
 /** BVH of each side (mesh kind only). */
@@ -127,6 +133,16 @@ function meshBound(bvh: MeshBVH, out: Float64Array): void {
 }
 const MB = new Float64Array(2);
 
+// |a[o..o+2]| without overflow or underflow of the squares (Infinity only past the double range).
+function norm3(a: Float64Array, o: number): number {
+  const m = Math.max(Math.abs(a[o]), Math.abs(a[o + 1]), Math.abs(a[o + 2]));
+  if (m === 0 || m === Number.POSITIVE_INFINITY) return m;
+  const x = a[o] / m;
+  const y = a[o + 1] / m;
+  const z = a[o + 2] / m;
+  return m * Math.sqrt(x * x + y * y + z * z);
+}
+
 // Velocities of the side being prepared, copied into typed arrays first: [v (3), ω (3)] (per unit time).
 const VW = new Float64Array(6);
 
@@ -135,23 +151,28 @@ function finishMotion(side: number): void {
   const S = sides[side];
   const dt = DT[0];
   for (let k = 0; k < 3; k++) {
-    S[VD + k] = VW[k] * dt;
-    S[WD + k] = VW[3 + k] * dt;
+    S[Side.VD + k] = VW[k] * dt;
+    S[Side.WD + k] = VW[3 + k] * dt;
   }
-  const th = Math.sqrt(S[WD] * S[WD] + S[WD + 1] * S[WD + 1] + S[WD + 2] * S[WD + 2]);
-  S[TH] = th;
-  if (th > 0) {
-    S[AX] = S[WD] / th;
-    S[AX + 1] = S[WD + 1] / th;
-    S[AX + 2] = S[WD + 2] / th;
+  let th = Math.sqrt(
+    S[Side.WD] * S[Side.WD] + S[Side.WD + 1] * S[Side.WD + 1] + S[Side.WD + 2] * S[Side.WD + 2],
+  );
+  // |ω|·dt past ~1e154 overflows when squared: scaled (Infinity only past the double range).
+  if (th === Number.POSITIVE_INFINITY) th = norm3(S, Side.WD);
+  S[Side.TH] = th;
+  if (th > 0 && th < Number.POSITIVE_INFINITY) {
+    S[Side.AX] = S[Side.WD] / th;
+    S[Side.AX + 1] = S[Side.WD + 1] / th;
+    S[Side.AX + 2] = S[Side.WD + 2] / th;
   } else {
-    S[AX] = 0;
-    S[AX + 1] = 0;
-    S[AX + 2] = 1;
+    S[Side.AX] = 0;
+    S[Side.AX + 1] = 0;
+    S[Side.AX + 2] = 1;
   }
-  S[WL] = th * S[LB];
+  // |ω|·dt·L, 0 when either is 0 (an infinite L or angle must not make 0 · ∞ = NaN)
+  S[Side.WL] = th > 0 && S[Side.LB] > 0 ? th * S[Side.LB] : 0;
   // Start pose; kept as the pose for every t when the body does not turn.
-  unitQuatToAxes(S, Q0, S, OBB + 3);
+  unitQuatToAxes(S, Side.Q0, S, Side.OBB + 3);
   TIME[0] = 0;
   poseAt(side);
 }
@@ -159,14 +180,14 @@ function finishMotion(side: number): void {
 // Sets LB, SIZE and CORE from SH.
 function finishShape(side: number): void {
   const S = sides[side];
-  S[CORE] = SH[SH_CORE];
-  S[LB] =
+  S[Side.CORE] = SH[SH_CORE];
+  S[Side.LB] =
     Math.sqrt(
       SH[SH_OFFSET] * SH[SH_OFFSET] +
         SH[SH_OFFSET + 1] * SH[SH_OFFSET + 1] +
         SH[SH_OFFSET + 2] * SH[SH_OFFSET + 2],
     ) + SH[SH_CORE];
-  S[SIZE] = SH[SH_SIZE];
+  S[Side.SIZE] = SH[SH_SIZE];
 }
 
 /** The shape being prepared, laid out by the `SH_*` offsets: read by {@link finishShape}. */
@@ -219,24 +240,26 @@ export function prepareSide(
   if (orient !== undefined) {
     vec(fn, name, 'orientation', orient, 4, false);
     normalizeInto(fn, name, 'orientation', orient, QL);
-    quatMultiply(TMPQ, 0, QL, 0, S, Q0);
+    quatMultiply(TMPQ, 0, QL, 0, S, Side.Q0);
   } else {
-    for (let i = 0; i < 4; i++) S[Q0 + i] = TMPQ[i];
+    for (let i = 0; i < 4; i++) S[Side.Q0 + i] = TMPQ[i];
   }
   SH[SH_OFFSET] = ox;
   SH[SH_OFFSET + 1] = oy;
   SH[SH_OFFSET + 2] = oz;
-  quatRotate(TMPQ, 0, SH, SH_OFFSET, S, O0);
-  for (let i = 0; i < 3; i++) S[P0 + i] = motion.position[i];
+  quatRotate(TMPQ, 0, SH, SH_OFFSET, S, Side.O0);
+  for (let i = 0; i < 3; i++) S[Side.P0 + i] = motion.position[i];
   meshes[side] = null;
-  S[RAD] = 0;
-  S[OBB + 12] = 0;
-  S[OBB + 13] = 0;
-  S[OBB + 14] = 0;
+  S[Side.RAD] = 0;
+  S[Side.OBB + 12] = 0;
+  S[Side.OBB + 13] = 0;
+  S[Side.OBB + 14] = 0;
   if (shape.kind === 'sphere') {
-    // stored before it is checked: a typed-array store keeps the double unboxed
-    S[RAD] = shape.radius;
-    const radius = S[RAD];
+    // A BigInt or Symbol cannot even be stored in a typed array: type first, then stored before the
+    // range check (a typed-array store keeps the double unboxed).
+    if (typeof shape.radius !== 'number') checkNonNegative(fn, `${name}.radius`, shape.radius);
+    S[Side.RAD] = shape.radius;
+    const radius = S[Side.RAD];
     if (!(radius >= 0 && radius < Number.POSITIVE_INFINITY && typeof shape.radius === 'number'))
       checkNonNegative(fn, `${name}.radius`, shape.radius);
     kinds[side] = KIND_SPHERE;
@@ -247,10 +270,11 @@ export function prepareSide(
     vec(fn, name, 'halfExtents', shape.halfExtents, 3, true);
     kinds[side] = KIND_BOX;
     const h = shape.halfExtents;
-    S[OBB + 12] = h[0];
-    S[OBB + 13] = h[1];
-    S[OBB + 14] = h[2];
-    const r = Math.sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    S[Side.OBB + 12] = h[0];
+    S[Side.OBB + 13] = h[1];
+    S[Side.OBB + 14] = h[2];
+    let r = Math.sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    if (r === Number.POSITIVE_INFINITY) r = norm3(S, Side.OBB + 12); // half extents past ~1e154
     SH[SH_CORE] = r;
     SH[SH_SIZE] = r;
     finishShape(side);
@@ -308,22 +332,22 @@ export function prepareSide2D(
   let angle = motion.angle;
   const c0 = Math.cos(angle);
   const s0 = Math.sin(angle);
-  S[O0] = c0 * ox - s0 * oy;
-  S[O0 + 1] = s0 * ox + c0 * oy;
-  S[O0 + 2] = 0;
-  S[P0] = motion.position[0];
-  S[P0 + 1] = motion.position[1];
-  S[P0 + 2] = 0;
+  S[Side.O0] = c0 * ox - s0 * oy;
+  S[Side.O0 + 1] = s0 * ox + c0 * oy;
+  S[Side.O0 + 2] = 0;
+  S[Side.P0] = motion.position[0];
+  S[Side.P0 + 1] = motion.position[1];
+  S[Side.P0 + 2] = 0;
   meshes[side] = null;
-  S[RAD] = 0;
-  S[OBB + 12] = 0;
-  S[OBB + 13] = 0;
-  S[OBB + 14] = 0;
+  S[Side.RAD] = 0;
+  S[Side.OBB + 12] = 0;
+  S[Side.OBB + 13] = 0;
+  S[Side.OBB + 14] = 0;
   if (shape.kind === 'circle') {
     if (!(typeof shape.radius === 'number' && shape.radius - shape.radius === 0 && shape.radius >= 0))
       checkNonNegative(fn, `${name}.radius`, shape.radius);
     kinds[side] = KIND_SPHERE;
-    S[RAD] = shape.radius;
+    S[Side.RAD] = shape.radius;
     SH[SH_OFFSET] = ox;
     SH[SH_OFFSET + 1] = oy;
     SH[SH_OFFSET + 2] = 0;
@@ -338,11 +362,12 @@ export function prepareSide2D(
       angle += shape.angle;
     }
     kinds[side] = KIND_BOX;
-    S[OBB + 12] = shape.halfExtents[0];
-    S[OBB + 13] = shape.halfExtents[1];
-    const r = Math.sqrt(
+    S[Side.OBB + 12] = shape.halfExtents[0];
+    S[Side.OBB + 13] = shape.halfExtents[1];
+    let r = Math.sqrt(
       shape.halfExtents[0] * shape.halfExtents[0] + shape.halfExtents[1] * shape.halfExtents[1],
     );
+    if (r === Number.POSITIVE_INFINITY) r = norm3(S, Side.OBB + 12); // half extents past ~1e154 (z is 0)
     SH[SH_OFFSET] = ox;
     SH[SH_OFFSET + 1] = oy;
     SH[SH_OFFSET + 2] = 0;
@@ -354,10 +379,10 @@ export function prepareSide2D(
       `${fn}: ${name}.kind must be 'circle' or 'box', got ${String((shape as { kind: unknown }).kind)}`,
     );
   }
-  S[Q0] = 0;
-  S[Q0 + 1] = 0;
-  S[Q0 + 2] = Math.sin(0.5 * angle);
-  S[Q0 + 3] = Math.cos(0.5 * angle);
+  S[Side.Q0] = 0;
+  S[Side.Q0 + 1] = 0;
+  S[Side.Q0 + 2] = Math.sin(0.5 * angle);
+  S[Side.Q0 + 3] = Math.cos(0.5 * angle);
   VW[0] = motion.linearVelocity[0];
   VW[1] = motion.linearVelocity[1];
   VW[2] = 0;
@@ -374,29 +399,34 @@ export function prepareSide2D(
 export function poseAt(side: number): void {
   const S = sides[side];
   const t = TIME[0];
-  const bx = S[P0] + t * S[VD];
-  const by = S[P0 + 1] + t * S[VD + 1];
-  const bz = S[P0 + 2] + t * S[VD + 2];
-  S[BC] = bx;
-  S[BC + 1] = by;
-  S[BC + 2] = bz;
-  const th = S[TH];
+  // t · v·dt is NaN only for t = 0 with a displacement past the double range: the start, then.
+  const tx = t * S[Side.VD];
+  const ty = t * S[Side.VD + 1];
+  const tz = t * S[Side.VD + 2];
+  const bx = S[Side.P0] + (Number.isNaN(tx) ? 0 : tx);
+  const by = S[Side.P0 + 1] + (Number.isNaN(ty) ? 0 : ty);
+  const bz = S[Side.P0 + 2] + (Number.isNaN(tz) ? 0 : tz);
+  S[Side.BC] = bx;
+  S[Side.BC + 1] = by;
+  S[Side.BC + 2] = bz;
+  const th = S[Side.TH];
   if (th === 0) {
-    S[OBB] = bx + S[O0];
-    S[OBB + 1] = by + S[O0 + 1];
-    S[OBB + 2] = bz + S[O0 + 2];
+    S[Side.OBB] = bx + S[Side.O0];
+    S[Side.OBB + 1] = by + S[Side.O0 + 1];
+    S[Side.OBB + 2] = bz + S[Side.O0 + 2];
     return;
   }
-  const half = 0.5 * t * th;
+  let half = 0.5 * t * th;
+  if (Number.isNaN(half)) half = 0; // t = 0 with an infinite angle: the start orientation
   const s = Math.sin(half);
-  DQ[0] = s * S[AX];
-  DQ[1] = s * S[AX + 1];
-  DQ[2] = s * S[AX + 2];
+  DQ[0] = s * S[Side.AX];
+  DQ[1] = s * S[Side.AX + 1];
+  DQ[2] = s * S[Side.AX + 2];
   DQ[3] = Math.cos(half);
-  quatMultiply(DQ, 0, S, Q0, TMPQ, 0);
-  unitQuatToAxes(TMPQ, 0, S, OBB + 3);
-  quatRotate(DQ, 0, S, O0, S, OBB);
-  S[OBB] += bx;
-  S[OBB + 1] += by;
-  S[OBB + 2] += bz;
+  quatMultiply(DQ, 0, S, Side.Q0, TMPQ, 0);
+  unitQuatToAxes(TMPQ, 0, S, Side.OBB + 3);
+  quatRotate(DQ, 0, S, Side.O0, S, Side.OBB);
+  S[Side.OBB] += bx;
+  S[Side.OBB + 1] += by;
+  S[Side.OBB + 2] += bz;
 }

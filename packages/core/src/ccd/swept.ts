@@ -21,36 +21,34 @@
  */
 import { checkFiniteArray, checkLength, checkNonNegative } from '../math/checks.js';
 import type { WritableArrayLike } from '../math/vec3.js';
-import {
-  BC,
-  DT,
-  KIND_MESH,
-  kinds,
-  LB,
-  meshes,
-  OBB,
-  prepareSide,
-  prepareSide2D,
-  RAD,
-  sides,
-  TH,
-  VD,
-} from './side.js';
+import { DT, KIND_MESH, kinds, meshes, prepareSide, prepareSide2D, Side, sides } from './side.js';
 import type { CcdMotion, CcdMotion2D, CcdShape, CcdShape2D } from './types.js';
 
 const BOX = new Float64Array(6);
+
+// Throws a RangeError when the prepared side 0's displacement v·dt overflowed the double range.
+function checkDisplacement(fn: string): void {
+  const S = sides[0];
+  for (let k = 0; k < 3; k++) {
+    if (!(Math.abs(S[Side.VD + k]) <= Number.MAX_VALUE)) {
+      throw new RangeError(
+        `${fn}: motion.linearVelocity × dt overflows the double range on axis ${k} (got ${S[Side.VD + k]})`,
+      );
+    }
+  }
+}
 const MARGIN = new Float64Array(1);
 
 // Writes the world AABB of side 0's shape at its current pose (prepared at t = 0) into BOX.
 function startBox(): void {
   const S = sides[0];
-  const r = S[RAD];
-  let cx = S[OBB];
-  let cy = S[OBB + 1];
-  let cz = S[OBB + 2];
-  let h0 = S[OBB + 12];
-  let h1 = S[OBB + 13];
-  let h2 = S[OBB + 14];
+  const r = S[Side.RAD];
+  let cx = S[Side.OBB];
+  let cy = S[Side.OBB + 1];
+  let cz = S[Side.OBB + 2];
+  let h0 = S[Side.OBB + 12];
+  let h1 = S[Side.OBB + 13];
+  let h2 = S[Side.OBB + 14];
   if (kinds[0] === KIND_MESH) {
     const bvh = meshes[0];
     h0 = 0;
@@ -64,14 +62,17 @@ function startBox(): void {
       h0 = 0.5 * (f[3] - f[0]);
       h1 = 0.5 * (f[4] - f[1]);
       h2 = 0.5 * (f[5] - f[2]);
-      cx += lx * S[OBB + 3] + ly * S[OBB + 6] + lz * S[OBB + 9];
-      cy += lx * S[OBB + 4] + ly * S[OBB + 7] + lz * S[OBB + 10];
-      cz += lx * S[OBB + 5] + ly * S[OBB + 8] + lz * S[OBB + 11];
+      cx += lx * S[Side.OBB + 3] + ly * S[Side.OBB + 6] + lz * S[Side.OBB + 9];
+      cy += lx * S[Side.OBB + 4] + ly * S[Side.OBB + 7] + lz * S[Side.OBB + 10];
+      cz += lx * S[Side.OBB + 5] + ly * S[Side.OBB + 8] + lz * S[Side.OBB + 11];
     }
   }
   for (let j = 0; j < 3; j++) {
     const e =
-      Math.abs(S[OBB + 3 + j]) * h0 + Math.abs(S[OBB + 6 + j]) * h1 + Math.abs(S[OBB + 9 + j]) * h2 + r;
+      Math.abs(S[Side.OBB + 3 + j]) * h0 +
+      Math.abs(S[Side.OBB + 6 + j]) * h1 +
+      Math.abs(S[Side.OBB + 9 + j]) * h2 +
+      r;
     const c = j === 0 ? cx : j === 1 ? cy : cz;
     BOX[j] = c - e;
     BOX[3 + j] = c + e;
@@ -83,15 +84,16 @@ function sweep(): void {
   const margin = MARGIN[0];
   startBox();
   const S = sides[0];
-  const th = S[TH];
-  const drift = 2 * S[LB] * Math.sin(0.5 * Math.min(th, Math.PI));
-  const R = S[LB] + S[RAD];
+  const th = S[Side.TH];
+  // (0 when the body does not turn, also for an infinite L: no 0 · ∞)
+  const drift = th > 0 ? 2 * S[Side.LB] * Math.sin(0.5 * Math.min(th, Math.PI)) : 0;
+  const R = S[Side.LB] + S[Side.RAD];
   for (let j = 0; j < 3; j++) {
-    const d = S[VD + j];
+    const d = S[Side.VD + j];
     let lo = BOX[j] + Math.min(d, 0) - drift;
     let hi = BOX[3 + j] + Math.max(d, 0) + drift;
     // the bounding sphere about the body centre, start and end
-    const b0 = S[BC + j];
+    const b0 = S[Side.BC + j];
     const sLo = Math.min(b0, b0 + d) - R;
     const sHi = Math.max(b0, b0 + d) + R;
     if (sLo > lo) lo = sLo;
@@ -121,6 +123,7 @@ export function sweptBounds<T extends WritableArrayLike>(
   checkLength(fn, 'out', out, 6, oo);
   DT[0] = dt;
   prepareSide(0, shape, motion, fn, 'shape', 'motion');
+  checkDisplacement(fn);
   MARGIN[0] = margin;
   sweep();
   for (let i = 0; i < 6; i++) out[oo + i] = BOX[i];
@@ -142,6 +145,7 @@ export function sweptBounds2D<T extends WritableArrayLike>(
   checkLength(fn, 'out', out, 4, oo);
   DT[0] = dt;
   prepareSide2D(0, shape, motion, fn, 'shape', 'motion');
+  checkDisplacement(fn);
   MARGIN[0] = margin;
   sweep();
   out[oo] = BOX[0];
@@ -179,8 +183,8 @@ export function maxDisplacement(shape: CcdShape, motion: CcdMotion, dt: number):
   prepareSide(0, shape, motion, fn, 'shape', 'motion');
   const S = sides[0];
   return (
-    Math.sqrt(S[VD] * S[VD] + S[VD + 1] * S[VD + 1] + S[VD + 2] * S[VD + 2]) +
-    2 * S[LB] * Math.sin(0.5 * Math.min(S[TH], Math.PI))
+    Math.sqrt(S[Side.VD] * S[Side.VD] + S[Side.VD + 1] * S[Side.VD + 1] + S[Side.VD + 2] * S[Side.VD + 2]) +
+    2 * S[Side.LB] * Math.sin(0.5 * Math.min(S[Side.TH], Math.PI))
   );
 }
 
@@ -188,7 +192,7 @@ export function maxDisplacement(shape: CcdShape, motion: CcdMotion, dt: number):
 export function rotationBound(shape: CcdShape): number {
   DT[0] = 0;
   prepareSide(0, shape, IDLE, 'rotationBound', 'shape', 'motion');
-  return sides[0][LB];
+  return sides[0][Side.LB];
 }
 
 const IDLE: CcdMotion = {

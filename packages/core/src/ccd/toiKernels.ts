@@ -18,7 +18,7 @@
 import { obbObbContact, obbObbContact2D } from '../narrowphase/obbObb.js';
 import { circleObbContact2D, sphereObbContact } from '../narrowphase/ocsi.js';
 import { GJK_BOX, GJK_SEPARATION, gjk, gjkDistance } from './gjk.js';
-import { BC, OBB, RAD, sides, VD, WD, WL } from './side.js';
+import { Side, sides } from './side.js';
 import {
   Contact,
   GJK_HINT,
@@ -49,18 +49,18 @@ const OBB2A = new Float64Array(8);
 const OBB2B = new Float64Array(8);
 const CENTER = new Float64Array(3);
 // Views of each side's pose as a 15-number OBB, for the narrowphase contact calls (made once).
-const OBB_VIEW = [sides[0].subarray(OBB, OBB + 15), sides[1].subarray(OBB, OBB + 15)];
+const OBB_VIEW = [sides[0].subarray(Side.OBB, Side.OBB + 15), sides[1].subarray(Side.OBB, Side.OBB + 15)];
 
 /** PIECE's closing bound from its normal (A → B): (vA − vB)·n + |ωA|LA + |ωB|LB, per frame. */
 export function closing(): void {
   const A = sides[0];
   const B = sides[1];
   PIECE[Piece.Closing] =
-    (A[VD] - B[VD]) * PIECE[Piece.Normal] +
-    (A[VD + 1] - B[VD + 1]) * PIECE[Piece.Normal + 1] +
-    (A[VD + 2] - B[VD + 2]) * PIECE[Piece.Normal + 2] +
-    A[WL] +
-    B[WL];
+    (A[Side.VD] - B[Side.VD]) * PIECE[Piece.Normal] +
+    (A[Side.VD + 1] - B[Side.VD + 1]) * PIECE[Piece.Normal + 1] +
+    (A[Side.VD + 2] - B[Side.VD + 2]) * PIECE[Piece.Normal + 2] +
+    A[Side.WL] +
+    B[Side.WL];
 }
 
 /**
@@ -79,19 +79,19 @@ export function piece(): void {
     // Within tolerance: a hit if the closest points approach, else a grazing step of tolerance / ḋmax.
     const A = sides[0];
     const B = sides[1];
-    const rax = PIECE[Piece.PointA] - A[BC];
-    const ray = PIECE[Piece.PointA + 1] - A[BC + 1];
-    const raz = PIECE[Piece.PointA + 2] - A[BC + 2];
-    const rbx = PIECE[Piece.PointB] - B[BC];
-    const rby = PIECE[Piece.PointB + 1] - B[BC + 1];
-    const rbz = PIECE[Piece.PointB + 2] - B[BC + 2];
+    const rax = PIECE[Piece.PointA] - A[Side.BC];
+    const ray = PIECE[Piece.PointA + 1] - A[Side.BC + 1];
+    const raz = PIECE[Piece.PointA + 2] - A[Side.BC + 2];
+    const rbx = PIECE[Piece.PointB] - B[Side.BC];
+    const rby = PIECE[Piece.PointB + 1] - B[Side.BC + 1];
+    const rbz = PIECE[Piece.PointB + 2] - B[Side.BC + 2];
     // velocity of a body point = v + ω × r (per frame)
-    const vax = A[VD] + A[WD + 1] * raz - A[WD + 2] * ray;
-    const vay = A[VD + 1] + A[WD + 2] * rax - A[WD] * raz;
-    const vaz = A[VD + 2] + A[WD] * ray - A[WD + 1] * rax;
-    const vbx = B[VD] + B[WD + 1] * rbz - B[WD + 2] * rby;
-    const vby = B[VD + 1] + B[WD + 2] * rbx - B[WD] * rbz;
-    const vbz = B[VD + 2] + B[WD] * rby - B[WD + 1] * rbx;
+    const vax = A[Side.VD] + A[Side.WD + 1] * raz - A[Side.WD + 2] * ray;
+    const vay = A[Side.VD + 1] + A[Side.WD + 2] * rax - A[Side.WD] * raz;
+    const vaz = A[Side.VD + 2] + A[Side.WD] * ray - A[Side.WD + 1] * rax;
+    const vbx = B[Side.VD] + B[Side.WD + 1] * rbz - B[Side.WD + 2] * rby;
+    const vby = B[Side.VD + 1] + B[Side.WD + 2] * rbx - B[Side.WD] * rbz;
+    const vbz = B[Side.VD + 2] + B[Side.WD] * rby - B[Side.WD + 1] * rbx;
     const u =
       (vbx - vax) * PIECE[Piece.Normal] +
       (vby - vay) * PIECE[Piece.Normal + 1] +
@@ -115,12 +115,12 @@ export function piece(): void {
 export function sphereSphere(): void {
   const A = sides[0];
   const B = sides[1];
-  const dx = B[OBB] - A[OBB];
-  const dy = B[OBB + 1] - A[OBB + 1];
-  const dz = B[OBB + 2] - A[OBB + 2];
+  const dx = B[Side.OBB] - A[Side.OBB];
+  const dy = B[Side.OBB + 1] - A[Side.OBB + 1];
+  const dz = B[Side.OBB + 2] - A[Side.OBB + 2];
   const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  const ra = A[RAD];
-  const rb = B[RAD];
+  const ra = A[Side.RAD];
+  const rb = B[Side.RAD];
   const d = dist - ra - rb;
   let nx = 1;
   let ny = 0;
@@ -134,12 +134,12 @@ export function sphereSphere(): void {
   PIECE[Piece.Normal] = nx;
   PIECE[Piece.Normal + 1] = ny;
   PIECE[Piece.Normal + 2] = nz;
-  PIECE[Piece.PointA] = A[OBB] + nx * ra;
-  PIECE[Piece.PointA + 1] = A[OBB + 1] + ny * ra;
-  PIECE[Piece.PointA + 2] = A[OBB + 2] + nz * ra;
-  PIECE[Piece.PointB] = B[OBB] - nx * rb;
-  PIECE[Piece.PointB + 1] = B[OBB + 1] - ny * rb;
-  PIECE[Piece.PointB + 2] = B[OBB + 2] - nz * rb;
+  PIECE[Piece.PointA] = A[Side.OBB] + nx * ra;
+  PIECE[Piece.PointA + 1] = A[Side.OBB + 1] + ny * ra;
+  PIECE[Piece.PointA + 2] = A[Side.OBB + 2] + nz * ra;
+  PIECE[Piece.PointB] = B[Side.OBB] - nx * rb;
+  PIECE[Piece.PointB + 1] = B[Side.OBB + 1] - ny * rb;
+  PIECE[Piece.PointB + 2] = B[Side.OBB + 2] - nz * rb;
   if (d < 0 || dist === 0) {
     keepPiece(OVERLAP);
     sample.overlap = true;
@@ -153,20 +153,20 @@ export function sphereSphere(): void {
 export function sphereBox(s: number, b: number): void {
   const S = sides[s];
   const X = sides[b];
-  const rx = S[OBB] - X[OBB];
-  const ry = S[OBB + 1] - X[OBB + 1];
-  const rz = S[OBB + 2] - X[OBB + 2];
+  const rx = S[Side.OBB] - X[Side.OBB];
+  const ry = S[Side.OBB + 1] - X[Side.OBB + 1];
+  const rz = S[Side.OBB + 2] - X[Side.OBB + 2];
   // OCSI in the box frame (the OCSI paper, Eq. 2): clamp the centre's coordinates into [−h, h].
-  let qx = X[OBB];
-  let qy = X[OBB + 1];
-  let qz = X[OBB + 2];
+  let qx = X[Side.OBB];
+  let qy = X[Side.OBB + 1];
+  let qz = X[Side.OBB + 2];
   let dx = 0;
   let dy = 0;
   let dz = 0;
   for (let k = 0; k < 3; k++) {
-    const e = OBB + Obb.Axes + 3 * k;
+    const e = Side.OBB + Obb.Axes + 3 * k;
     const a = rx * X[e] + ry * X[e + 1] + rz * X[e + 2];
-    const h = X[OBB + Obb.Half + k];
+    const h = X[Side.OBB + Obb.Half + k];
     const q = a < -h ? -h : Math.min(a, h);
     const diff = a - q;
     qx += q * X[e];
@@ -177,7 +177,7 @@ export function sphereBox(s: number, b: number): void {
     dz += diff * X[e + 2];
   }
   const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  const r = S[RAD];
+  const r = S[Side.RAD];
   const d = dist - r;
   if (dist === 0 || d < 0) {
     sample.overlap = true;
@@ -195,9 +195,9 @@ export function sphereBox(s: number, b: number): void {
   PIECE[Piece.Normal] = sg * nx;
   PIECE[Piece.Normal + 1] = sg * ny;
   PIECE[Piece.Normal + 2] = sg * nz;
-  PIECE[so] = S[OBB] - nx * r;
-  PIECE[so + 1] = S[OBB + 1] - ny * r;
-  PIECE[so + 2] = S[OBB + 2] - nz * r;
+  PIECE[so] = S[Side.OBB] - nx * r;
+  PIECE[so + 1] = S[Side.OBB + 1] - ny * r;
+  PIECE[so + 2] = S[Side.OBB + 2] - nz * r;
   PIECE[bo] = qx;
   PIECE[bo + 1] = qy;
   PIECE[bo + 2] = qz;
@@ -207,14 +207,14 @@ export function sphereBox(s: number, b: number): void {
 
 // The side record's pose as a 2-D OBB (8-number layout).
 function toObb2(src: Float64Array, dst: Float64Array): void {
-  dst[0] = src[OBB];
-  dst[1] = src[OBB + 1];
-  dst[2] = src[OBB + Obb.Axes];
-  dst[3] = src[OBB + Obb.Axes + 1];
-  dst[4] = src[OBB + Obb.Axes + 3];
-  dst[5] = src[OBB + Obb.Axes + 4];
-  dst[6] = src[OBB + Obb.Half];
-  dst[7] = src[OBB + Obb.Half + 1];
+  dst[0] = src[Side.OBB];
+  dst[1] = src[Side.OBB + 1];
+  dst[2] = src[Side.OBB + Obb.Axes];
+  dst[3] = src[Side.OBB + Obb.Axes + 1];
+  dst[4] = src[Side.OBB + Obb.Axes + 3];
+  dst[5] = src[Side.OBB + Obb.Axes + 4];
+  dst[6] = src[Side.OBB + Obb.Half];
+  dst[7] = src[Side.OBB + Obb.Half + 1];
 }
 
 // A 2-D narrowphase contact [nx, ny, depth, px, py] widened in place to the 3-D layout.
@@ -230,10 +230,10 @@ function widenNarrow(): void {
 function overlapSphereBox(s: number, b: number): void {
   const S = sides[s];
   const X = sides[b];
-  const r = S[RAD];
-  CENTER[0] = S[OBB];
-  CENTER[1] = S[OBB + 1];
-  CENTER[2] = S[OBB + 2];
+  const r = S[Side.RAD];
+  CENTER[0] = S[Side.OBB];
+  CENTER[1] = S[Side.OBB + 1];
+  CENTER[2] = S[Side.OBB + 2];
   // NARROW: normal from the box to the sphere, depth, point on the box
   if (sample.planar) {
     toObb2(X, OBB2B);
@@ -258,7 +258,7 @@ function overlapSphereBox(s: number, b: number): void {
 export function boxBox(): void {
   const A = sides[0];
   const B = sides[1];
-  if (gjkDistance(GJK_BOX, A, OBB, GJK_BOX, B, OBB, GJK_HINT) < 0) {
+  if (gjkDistance(GJK_BOX, A, Side.OBB, GJK_BOX, B, Side.OBB, GJK_HINT) < 0) {
     sample.overlap = true;
     overlapBoxBox();
     return;

@@ -20,7 +20,7 @@ import type { MeshBVH } from '../bvh/MeshBVH.js';
 import { type BvhCast, CUTOFF, KEY, shapecast } from '../bvh/shapecast.js';
 import { closestPointOnTriangle, isDegenerateTriangleAt } from '../bvh/triangle.js';
 import { GJK_BOX, GJK_SEPARATION, GJK_TRIANGLE, gjk, gjkDistance } from './gjk.js';
-import { OBB, RAD, sides, VD, WL } from './side.js';
+import { Side, sides } from './side.js';
 import { piece } from './toiKernels.js';
 import {
   Contact,
@@ -115,7 +115,7 @@ function meshOverlap(sphere: boolean): void {
   const px = LOCAL[Local.Shape];
   const py = LOCAL[Local.Shape + 1];
   const pz = LOCAL[Local.Shape + 2];
-  const r = sphere ? sides[0][RAD] : 0;
+  const r = sphere ? sides[0][Side.RAD] : 0;
   closestPointOnTriangle(TRI, 0, LOCAL, Local.Shape, NEAREST);
   const qx = NEAREST[0];
   const qy = NEAREST[1];
@@ -170,7 +170,7 @@ function sphereTriangle(): void {
   const px = LOCAL[Local.Shape];
   const py = LOCAL[Local.Shape + 1];
   const pz = LOCAL[Local.Shape + 2];
-  const r = sides[0][RAD];
+  const r = sides[0][Side.RAD];
   closestPointOnTriangle(TRI, 0, LOCAL, Local.Shape, NEAREST);
   const qx = NEAREST[0];
   const qy = NEAREST[1];
@@ -261,7 +261,7 @@ function nodeBound(f: Float32Array, w: number, sphere: boolean): void {
   let ez = 0;
   let r = 0;
   if (sphere) {
-    r = sides[0][RAD];
+    r = sides[0][Side.RAD];
     const qx = Math.abs(dx) - hx;
     const qy = Math.abs(dy) - hy;
     const qz = Math.abs(dz) - hz;
@@ -396,14 +396,14 @@ export function shapeMesh(bvh: MeshBVH, sphere: boolean): void {
   const S = sides[0];
   const M = sides[1];
   // Mesh frame at t: origin = the shape centre of the mesh side, axes = its OBB axes.
-  for (let i = 0; i < 3; i++) LOCAL[Local.Origin + i] = M[OBB + i];
-  for (let i = 0; i < 9; i++) LOCAL[Local.Axes + i] = M[OBB + Obb.Axes + i];
-  const ox = S[OBB] - LOCAL[Local.Origin];
-  const oy = S[OBB + 1] - LOCAL[Local.Origin + 1];
-  const oz = S[OBB + 2] - LOCAL[Local.Origin + 2];
-  const rvx = M[VD] - S[VD];
-  const rvy = M[VD + 1] - S[VD + 1];
-  const rvz = M[VD + 2] - S[VD + 2];
+  for (let i = 0; i < 3; i++) LOCAL[Local.Origin + i] = M[Side.OBB + i];
+  for (let i = 0; i < 9; i++) LOCAL[Local.Axes + i] = M[Side.OBB + Obb.Axes + i];
+  const ox = S[Side.OBB] - LOCAL[Local.Origin];
+  const oy = S[Side.OBB + 1] - LOCAL[Local.Origin + 1];
+  const oz = S[Side.OBB + 2] - LOCAL[Local.Origin + 2];
+  const rvx = M[Side.VD] - S[Side.VD];
+  const rvy = M[Side.VD + 1] - S[Side.VD + 1];
+  const rvz = M[Side.VD + 2] - S[Side.VD + 2];
   for (let k = 0; k < 3; k++) {
     const e = Local.Axes + 3 * k;
     LOCAL[Local.Shape + k] = ox * LOCAL[e] + oy * LOCAL[e + 1] + oz * LOCAL[e + 2];
@@ -412,16 +412,16 @@ export function shapeMesh(bvh: MeshBVH, sphere: boolean): void {
   if (!sphere) {
     // box axes in the mesh frame: component k of axis j = axis_j · e_k
     for (let j = 0; j < 3; j++) {
-      const a = OBB + Obb.Axes + 3 * j;
+      const a = Side.OBB + Obb.Axes + 3 * j;
       for (let k = 0; k < 3; k++) {
         const e = Local.Axes + 3 * k;
         LOCAL[Local.Shape + Obb.Axes + 3 * j + k] =
           S[a] * LOCAL[e] + S[a + 1] * LOCAL[e + 1] + S[a + 2] * LOCAL[e + 2];
       }
-      LOCAL[Local.Shape + Obb.Half + j] = S[OBB + Obb.Half + j];
+      LOCAL[Local.Shape + Obb.Half + j] = S[Side.OBB + Obb.Half + j];
     }
   }
-  PARAMS[Param.Rotation] = S[WL] + M[WL];
+  PARAMS[Param.Rotation] = S[Side.WL] + M[Side.WL];
   bvhNow = bvh;
   setCutoff();
   shapecast(bvh, sphere ? sphereCast : boxCast);

@@ -129,8 +129,11 @@ export function obbFromAabb<T extends WritableArrayLike>(
   checkMinMax(fn, min, max, 3);
   checkLength(fn, 'out', out, OBB_SIZE, oo);
   for (let i = 0; i < 3; i++) {
-    out[oo + i] = 0.5 * (min[i] + max[i]);
-    out[oo + OBB_HALF + i] = 0.5 * (max[i] - min[i]);
+    // Halved first where the sum or the difference overflows (near ±Number.MAX_VALUE); exact otherwise.
+    const c = 0.5 * (min[i] + max[i]);
+    const h = 0.5 * (max[i] - min[i]);
+    out[oo + i] = c - c === 0 ? c : 0.5 * min[i] + 0.5 * max[i];
+    out[oo + OBB_HALF + i] = h - h === 0 ? h : 0.5 * max[i] - 0.5 * min[i];
   }
   for (let i = 0; i < 9; i++) out[oo + OBB_AXES + i] = i % 4 === 0 ? 1 : 0;
   return out;

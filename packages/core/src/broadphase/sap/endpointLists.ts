@@ -42,19 +42,23 @@ export abstract class SapLists extends SapRegions {
     const value = v[i];
     const token = t[i];
     const isMax = token & 1;
+    const down = step < 0;
     let j = i;
     while (j !== stop) {
       const n = j + step;
       const nv = v[n];
       const nt = t[n];
       const nMax = nt & 1;
-      // In place once the neighbour lies on its own side in (value, isMax) order: a min sorts before a
-      // max of the same value. (Differences of finite doubles keep their sign, even past overflow.)
-      if ((nv - value) * step > 0 || (nv === value && (nMax - isMax) * step >= 0)) break;
+      // In place once the neighbour lies on its own side in (value, isMax) order — a min sorts before a
+      // max of the same value. (`down` never changes within a call: the branch costs nothing.)
+      if (
+        down ? nv < value || (nv === value && nMax <= isMax) : value < nv || (value === nv && isMax <= nMax)
+      )
+        break;
       if (nMax !== isMax) {
         if (this.swapCount === this.swaps.length) this.swaps = growArray(this.swaps, this.swapCount + 2);
-        this.swaps[this.swapCount++] = step < 0 ? token : nt;
-        this.swaps[this.swapCount++] = step < 0 ? nt : token;
+        this.swaps[this.swapCount++] = down ? token : nt;
+        this.swaps[this.swapCount++] = down ? nt : token;
       }
       v[j] = nv;
       t[j] = nt;
