@@ -210,8 +210,8 @@ export class Octree extends OctreeInvariants {
     return this.liveNodes;
   }
 
-  insert(bounds: ArrayLike<number>): number {
-    const slot = this.store.allocate(bounds);
+  insert(bounds: ArrayLike<number>, tag?: number): number {
+    const slot = this.store.allocate(bounds, tag);
     this.markDirty(slot);
     this.markRefat(slot);
     this.setFat(slot, false);
@@ -277,8 +277,7 @@ export class Octree extends OctreeInvariants {
     this.dirtyCount = 0;
     this.refatCount = 0;
     this.removedCount = 0;
-    this.pairSet.finalize(this.store.handles);
-    this.store.recycle();
+    this.finishUpdate();
     this.frame = (this.frame + 1) | 0;
     if (this.validateEachUpdate) this.validate();
   }
