@@ -140,7 +140,9 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
   const bulletOptions = bulletOption === false ? null : bulletOption === true ? {} : bulletOption;
   if (bulletOptions !== null) checkBulletOptions(bulletOptions, 'installSieve'); // before anything changes
   if (bulletOptions !== null && getBulletSystem(world) !== null) {
-    throw new Error('installSieve: bullets are already installed on this world (pass bullets: false, or uninstallBullets first)');
+    throw new Error(
+      'installSieve: bullets are already installed on this world (pass bullets: false, or uninstallBullets first)',
+    );
   }
   const npOption = options.narrowphase ?? true;
   const maxContacts = typeof npOption === 'object' ? npOption.maxContacts : undefined;
