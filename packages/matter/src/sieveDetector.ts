@@ -163,18 +163,6 @@ export class SieveDetector {
     this.matter = matter;
     this.stockCollisions = stockCollisions;
     this.stockCanCollide = matter.Detector.canCollide;
-    const kind = options.broadphase ?? 'sap';
-    if (kind === 'sap') {
-      this.broadphase = new SweepAndPrune({ ...options.sap, dimensions: 2 });
-    } else if (kind === 'octree') {
-      this.broadphase = new Octree({ ...options.octree, dimensions: 2 });
-    } else if (kind === 'parallel') {
-      this.broadphase = createParallelBroadphase(options.parallel);
-    } else {
-      throw new RangeError(
-        `installSieve: options.broadphase must be 'sap', 'octree' or 'parallel', got ${String(kind)}`,
-      );
-    }
     const clock = options.clock ?? now;
     if (clock !== false && typeof clock !== 'function') {
       throw new TypeError(`installSieve: options.clock must be a function or false, got ${String(clock)}`);
@@ -192,6 +180,19 @@ export class SieveDetector {
     checkMode(mode, 'installSieve: options.mode');
     this.currentMode = mode;
     this.stats.mode = mode;
+    // Built last among the checks: a parallel broadphase starts worker threads.
+    const kind = options.broadphase ?? 'sap';
+    if (kind === 'sap') {
+      this.broadphase = new SweepAndPrune({ ...options.sap, dimensions: 2 });
+    } else if (kind === 'octree') {
+      this.broadphase = new Octree({ ...options.octree, dimensions: 2 });
+    } else if (kind === 'parallel') {
+      this.broadphase = createParallelBroadphase(options.parallel);
+    } else {
+      throw new RangeError(
+        `installSieve: options.broadphase must be 'sap', 'octree' or 'parallel', got ${String(kind)}`,
+      );
+    }
     const hooks: BodyTableHooks = {
       grow: (capacity) => {
         this.readStep = growArray(this.readStep, capacity);
