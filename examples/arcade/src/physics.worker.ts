@@ -10,9 +10,14 @@
  * Protocol (see workerGame.ts): `init` → `ready` (or `error`); then each `step` (steps to run, the
  * held input, one-shot actions, and the previous snapshot's buffer back for reuse) → one `snapshot`
  * (state.ts), its buffer transferred, not copied.
+ *
+ * The broadphase is built here and handed to `installSieve` as an instance (@sieve/matter itself never
+ * imports the parallel machinery): it is this worker's to dispose. The page ends the parallel mode by
+ * terminating this worker, which ends the region workers it started with it; a failed `init`
+ * disposes it at once.
  */
 
-import type { ParallelSweepAndPrune } from '@sieve/core/parallel';
+import { ParallelSweepAndPrune } from '@sieve/core/parallel';
 import { installSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { Game, type Input } from './game.js';
@@ -95,16 +100,21 @@ function init(m: Extract<ToPhysics, { type: 'init' }>): void {
     },
     onAfterUpdate: afterUpdate,
   });
-  sieve = installSieve(game.engine, {
-    matter: Matter,
-    clock: () => performance.now(),
-    broadphase: 'parallel',
-    // The broadphase on every step (the sorted sweep of small worlds would leave the workers idle), and
-    // regions from 64 bodies each, so the field is split between the workers from a few hundred bodies.
-    sweepBelow: 0,
-    parallel: { workers: m.workers, minBoxesPerRegion: 64 },
-  });
-  broadphase = sieve.broadphase as ParallelSweepAndPrune;
+  // Regions from 64 bodies each, so the field is split between the workers from a few hundred bodies.
+  const bp = new ParallelSweepAndPrune({ dimensions: 2, workers: m.workers, minBoxesPerRegion: 64 });
+  try {
+    sieve = installSieve(game.engine, {
+      matter: Matter,
+      clock: () => performance.now(),
+      broadphase: bp,
+      // The broadphase on every step (the sorted sweep of small worlds would leave the workers idle).
+      sweepBelow: 0,
+    });
+  } catch (e) {
+    bp.dispose();
+    throw e;
+  }
+  broadphase = bp;
   report.regionMs = new Float64Array(broadphase.regionCount);
   if (m.flood > 0) game.flood(m.flood);
   const ready = () =>

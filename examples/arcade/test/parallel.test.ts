@@ -4,8 +4,8 @@
  * matter-js, and a snapshot (state.ts) carries every number the view and the HUD read across the thread
  * boundary unchanged.
  */
-import type { ParallelSweepAndPrune } from '@sieve/core/parallel';
-import { installSieve } from '@sieve/matter';
+import { ParallelSweepAndPrune } from '@sieve/core/parallel';
+import { installSieve, uninstallSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
 import { sharedPool } from '../../../packages/core/test/broadphase/parallelWorker.js';
@@ -68,21 +68,23 @@ describe('the arcade parallel mode, in Node', () => {
   it('the game on the parallel broadphase (2 workers) plays the same game as stock matter-js', () => {
     const run = (parallel: boolean) => {
       const game = new Game({ seed: 11, test: true });
-      let bp: ParallelSweepAndPrune | null = null;
-      if (parallel) {
-        const sieve = installSieve(game.engine, {
-          matter: Matter,
-          broadphase: 'parallel',
-          sweepBelow: 0,
-          parallel: { pool: sharedPool(2), minBoxesPerRegion: 64 },
-        });
-        bp = sieve.broadphase as ParallelSweepAndPrune;
-      }
+      // Built and owned here, as the physics worker does (on the test process's shared pool).
+      const bp = parallel
+        ? new ParallelSweepAndPrune({ dimensions: 2, pool: sharedPool(2), minBoxesPerRegion: 64 })
+        : null;
+      if (bp) installSieve(game.engine, { matter: Matter, broadphase: bp, sweepBelow: 0 });
       game.flood(1200);
       let split = 0;
-      for (let i = 0; i < 200; i++) {
-        game.step(script(i));
-        if (bp && bp.regionMembers()[0] > 0 && bp.regionMembers()[1] > 0) split++;
+      try {
+        for (let i = 0; i < 200; i++) {
+          game.step(script(i));
+          if (bp && bp.regionMembers()[0] > 0 && bp.regionMembers()[1] > 0) split++;
+        }
+      } finally {
+        if (bp) {
+          uninstallSieve(game.engine);
+          bp.dispose();
+        }
       }
       // Body ids differ (matter-js numbers bodies process-wide): compare everything else.
       const state = seen(game);

@@ -29,7 +29,6 @@ export type {
   MatterModuleLike,
   MatterVectorLike,
 } from './matterTypes.js';
-export type { ParallelBroadphaseOptions } from './parallel.js';
 export {
   type BroadphaseKind,
   DEFAULT_SWEEP_BELOW,

@@ -4,9 +4,8 @@
  * `SieveDetector` reports after each step. Types only, plus the default threshold (the
  * algorithms and their published sources are described with the detector and the sweep).
  */
-import type { OctreeOptions, SweepAndPruneOptions } from '@sieve/core';
+import type { Broadphase, OctreeOptions, SweepAndPruneOptions } from '@sieve/core';
 import type { MatterModuleLike } from './matterTypes.js';
-import type { ParallelBroadphaseOptions } from './parallel.js';
 // For the TSDoc links only.
 import type { installSieve } from './sieveDetector.js';
 
@@ -18,11 +17,11 @@ import type { installSieve } from './sieveDetector.js';
 export type DetectorMode = 'sieve' | 'stock';
 
 /**
- * Which Sieve broadphase holds the proxies. `'parallel'`: the region-parallel sweep and prune on worker
- * threads (`@sieve/core/parallel`); its update blocks, so it suits Node or a Web Worker, not a page's
- * main thread (see {@link ParallelBroadphaseOptions}).
+ * The broadphases {@link installSieve} builds by name: `'sap'`, Sieve's incremental sweep and prune;
+ * `'octree'`, its loose quadtree. Any other broadphase (the region-parallel one included) is passed as
+ * an instance (see {@link SieveOptions.broadphase}).
  */
-export type BroadphaseKind = 'sap' | 'octree' | 'parallel';
+export type BroadphaseKind = 'sap' | 'octree';
 
 /**
  * How the last Sieve-mode step was answered: `'sweep'`, matter-js's own sort and sweep (reproduced
@@ -37,17 +36,39 @@ export const DEFAULT_SWEEP_BELOW = 4096;
 /** Options of {@link installSieve}. */
 export interface SieveOptions {
   /**
-   * `'sap'` (default): incremental sweep and prune. `'octree'`: Sieve's loose quadtree. `'parallel'`:
-   * the region-parallel sweep and prune on worker threads (see {@link BroadphaseKind}). Anything else
-   * throws a `RangeError`.
+   * Which broadphase holds the proxies: `'sap'` (default), Sieve's incremental sweep and prune;
+   * `'octree'`, its loose quadtree; or a `Broadphase` instance of `@sieve/core` that you built — empty
+   * (`count === 0`), 2-D (`dimensions === 2`), serving no other engine — such as the region-parallel
+   * sweep and prune on worker threads:
+   *
+   * ```ts
+   * import { ParallelSweepAndPrune } from '@sieve/core/parallel';
+   * const bp = new ParallelSweepAndPrune({ dimensions: 2, workers: 2 });
+   * installSieve(engine, { broadphase: bp, sweepBelow: 0 });
+   * // ...
+   * uninstallSieve(engine); // removes the detector's proxies from bp, leaves bp usable
+   * bp.dispose();           // yours to call: stops its worker threads
+   * ```
+   *
+   * An instance is the caller's: {@link uninstallSieve} never disposes it. Its `update()` must be
+   * synchronous — the parallel one blocks on `Atomics.wait`, which Node and Web Workers allow and a
+   * browser page's main thread does not (run the engine in a worker there). Its options are given to
+   * its constructor, so `sap` or `octree` next to an instance is a contradiction and throws a
+   * `TypeError`. The former `'parallel'` name throws a `RangeError` saying to pass an instance; so
+   * does any other string; a value that is not an object implementing the contract's methods throws a
+   * `TypeError`; a non-empty or non-2-D instance a `RangeError`.
    */
-  broadphase?: BroadphaseKind;
-  /** Extra options for the SweepAndPrune (cell size of its regions...). */
+  broadphase?: BroadphaseKind | Broadphase;
+  /** Extra options for the SweepAndPrune built for `broadphase: 'sap'` (cell size of its regions...). */
   sap?: Omit<SweepAndPruneOptions, 'dimensions'>;
-  /** Extra options for the Octree. */
+  /** Extra options for the Octree built for `broadphase: 'octree'`. */
   octree?: Omit<OctreeOptions, 'dimensions'>;
-  /** Options of the parallel broadphase (workers, a shared pool, the worker script's URL...). */
-  parallel?: ParallelBroadphaseOptions;
+  /**
+   * Not supported: any value throws a `RangeError`. Build the parallel broadphase yourself and pass
+   * it as {@link SieveOptions.broadphase}
+   * (`new ParallelSweepAndPrune({ dimensions: 2, workers, ... })` from `@sieve/core/parallel`).
+   */
+  parallel?: never;
   /** Start in this mode (`'sieve'` or `'stock'`, else a `RangeError`). Default `'sieve'`. */
   mode?: DetectorMode;
   /**

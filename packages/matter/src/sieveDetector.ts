@@ -4,7 +4,7 @@
  * matter-js 0.20's `Engine.update` calls `Detector.collisions(engine.detector)`, which sorts every
  * body by `bounds.min.x` and sweeps (a body is compared with every body whose min.x falls inside its
  * x-extent: about √N bodies each in a square scene, so O(N^1.5) per step). Here the broadphase is a
- * {@link SweepAndPrune} (the sweep-and-prune notes, §1: per-axis endpoint lists kept
+ * `SweepAndPrune` of `@sieve/core` by default (the sweep-and-prune notes, §1: per-axis endpoint lists kept
  * sorted by insertion sort, §1.3: overlap on every axis, §2: regions) holding one proxy per body with
  * the body's `bounds`, moved only when the bounds changed (static and sleeping bodies cost nothing),
  * so the candidate pairs are exactly the bounds-overlapping ones.
@@ -31,8 +31,9 @@
  * detector's own, reused as stock reuses it (`Collision.collides` allocates a record only for a new
  * pair, as in stock).
  */
-import { BodyTable, type BodyTableHooks, growArray, Octree, PairOrder, SweepAndPrune } from '@sieve/core';
+import { BodyTable, type BodyTableHooks, type Broadphase, growArray, PairOrder } from '@sieve/core';
 import Matter from 'matter-js';
+import { buildBroadphase, checkBroadphase, releaseOwnBroadphase } from './broadphase.js';
 import type {
   CanCollideFn,
   CollidesFn,
@@ -43,7 +44,6 @@ import type {
   MatterModuleLike,
 } from './matterTypes.js';
 import { DEFAULT_SWEEP_BELOW, type DetectorMode, type SieveOptions, type SieveStats } from './options.js';
-import { createParallelBroadphase, disposeBroadphase, type ParallelSweepAndPrune } from './parallel.js';
 import { StockSweep } from './sweep.js';
 import { XOrder } from './xOrder.js';
 
@@ -79,8 +79,13 @@ export class SieveDetector {
   readonly engine: MatterEngineLike;
   /** The engine's `Matter.Detector` (its identity is what the patched `Detector.collisions` recognises). */
   readonly detector: MatterDetectorLike;
-  /** The Sieve broadphase holding one proxy per body. */
-  readonly broadphase: SweepAndPrune | Octree | ParallelSweepAndPrune;
+  /**
+   * The broadphase holding one proxy per body: the `SweepAndPrune` or `Octree` built for
+   * `options.broadphase` `'sap'` or `'octree'`, or the instance passed there (the caller's to dispose).
+   */
+  readonly broadphase: Broadphase;
+  /** Whether {@link SieveDetector.broadphase} was built here (else the caller passed it and owns it). */
+  private readonly ownsBroadphase: boolean;
   /** Timing and counts of the last step. */
   readonly stats: SieveStats = {
     mode: 'sieve',
@@ -180,19 +185,11 @@ export class SieveDetector {
     checkMode(mode, 'installSieve: options.mode');
     this.currentMode = mode;
     this.stats.mode = mode;
-    // Built last among the checks: a parallel broadphase starts worker threads.
-    const kind = options.broadphase ?? 'sap';
-    if (kind === 'sap') {
-      this.broadphase = new SweepAndPrune({ ...options.sap, dimensions: 2 });
-    } else if (kind === 'octree') {
-      this.broadphase = new Octree({ ...options.octree, dimensions: 2 });
-    } else if (kind === 'parallel') {
-      this.broadphase = createParallelBroadphase(options.parallel);
-    } else {
-      throw new RangeError(
-        `installSieve: options.broadphase must be 'sap', 'octree' or 'parallel', got ${String(kind)}`,
-      );
-    }
+    const choice = checkBroadphase(options, callerBroadphases);
+    // Every option checked: from here on things are built.
+    const built = buildBroadphase(choice, options);
+    this.broadphase = built.broadphase;
+    this.ownsBroadphase = built.owned;
     const hooks: BodyTableHooks = {
       grow: (capacity) => {
         this.readStep = growArray(this.readStep, capacity);
@@ -214,6 +211,7 @@ export class SieveDetector {
       },
     };
     this.table = new BodyTable<MatterBodyLike>(this.broadphase, hooks);
+    if (!this.ownsBroadphase) callerBroadphases.add(this.broadphase);
   }
 
   /** `'sieve'` or `'stock'`. Setting it switches on a live engine, effective from the next step. */
@@ -245,8 +243,19 @@ export class SieveDetector {
   /** @internal Called by {@link uninstallSieve}. */
   detach(): void {
     if (this.currentMode === 'sieve' && !this.sweeping) this.handBackOrder();
-    disposeBroadphase(this.broadphase);
     this.installed = false;
+    if (this.ownsBroadphase) {
+      releaseOwnBroadphase(this.broadphase);
+      return;
+    }
+    callerBroadphases.delete(this.broadphase);
+    // The caller's instance goes back empty, ready for another engine. One it already disposed may
+    // refuse the removals: its proxies are then left as they are.
+    try {
+      this.table.reset();
+    } catch {
+      // Nothing to hand back.
+    }
   }
 
   /**
@@ -642,6 +651,8 @@ const patches = new WeakMap<MatterModuleLike, Patch>();
 const byDetector = new WeakMap<object, SieveDetector>();
 /** Engine → its SieveDetector. */
 const byEngine = new WeakMap<object, { sieve: SieveDetector; matter: MatterModuleLike }>();
+/** The caller-owned broadphases serving an installed detector (one engine each). */
+const callerBroadphases = new WeakSet<object>();
 
 function acquirePatch(matter: MatterModuleLike): Patch {
   let patch = patches.get(matter);
@@ -723,6 +734,11 @@ export function installSieve(engine: MatterEngineLike, options: SieveOptions = {
  * Removes the Sieve detector from an engine: from the next `Engine.update` stock matter-js detects
  * again, from the body order Sieve kept (so the simulation continues exactly as stock's would).
  * Returns false if the engine had none.
+ *
+ * A broadphase instance passed as `options.broadphase` stays the caller's: it is not disposed (a
+ * `ParallelSweepAndPrune` keeps its worker threads until you call its `dispose()`); the detector's
+ * proxies are removed from it (their pairs end at its next `update()`), so it is empty again and can
+ * serve another engine.
  */
 export function uninstallSieve(engine: MatterEngineLike): boolean {
   const entry = engine == null ? undefined : byEngine.get(engine);

@@ -36,10 +36,32 @@ import {
 
 const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
+/**
+ * A region's SweepAndPrune, which also takes a member's new bounds straight from the shared bounds
+ * array: the host already checked them, so the per-frame copy into a scratch batch and `moveMany`'s
+ * second check and copy are skipped.
+ */
+class RegionSweepAndPrune extends SweepAndPrune {
+  /** Copies `stride` numbers of `from` at `at` into the local box `slot` and queues its move. */
+  moveFrom(slot: number, from: Float64Array, at: number): void {
+    const box = this.store.bounds;
+    const o = slot * this.store.stride;
+    box[o] = from[at];
+    box[o + 1] = from[at + 1];
+    box[o + 2] = from[at + 2];
+    box[o + 3] = from[at + 3];
+    if (this.dimensions === 3) {
+      box[o + 4] = from[at + 4];
+      box[o + 5] = from[at + 5];
+    }
+    this.markMoved(slot);
+  }
+}
+
 /** The sequential sweep and prune of one region, fed from shared memory. */
 export class RegionRunner {
   private readonly stride: number;
-  private readonly local: SweepAndPrune;
+  private readonly local: RegionSweepAndPrune;
   private bounds!: Float64Array;
   private alive!: Uint8Array;
   private dirty!: Int32Array;
@@ -51,8 +73,6 @@ export class RegionRunner {
   private localOf = new Int32Array(64).fill(-1);
   /** Local slot → global slot (kept after a local removal, so ended pairs still map). */
   private globalOf = new Int32Array(64);
-  private moveHandles = new Int32Array(64);
-  private moveBounds = new Float64Array(64);
   private readonly scratch: Float64Array;
 
   constructor(
@@ -64,7 +84,7 @@ export class RegionRunner {
   ) {
     this.stride = 2 * dimensions;
     this.scratch = new Float64Array(this.stride);
-    this.local = new SweepAndPrune({ dimensions, validate });
+    this.local = new RegionSweepAndPrune({ dimensions, validate });
     this.setBuffers(buffers);
   }
 
@@ -104,11 +124,7 @@ export class RegionRunner {
     const alive = this.alive;
     const dirty = this.dirty;
     const localOf = this.localOf;
-    this.moveHandles = growArray(this.moveHandles, count);
-    this.moveBounds = growArray(this.moveBounds, count * s);
-    const moveHandles = this.moveHandles;
-    const moveBounds = this.moveBounds;
-    let moved = 0;
+    const local = this.local;
     // The region's bounds in locals (a 2-D region gets an infinite third axis).
     const x0 = reg[ro];
     const y0 = reg[ro + 1];
@@ -124,20 +140,8 @@ export class RegionRunner {
       if (d === 3 && inside) inside = b[o + 2] <= z1 && b[o + 5] >= z0;
       const member = localOf[slot];
       if (inside) {
-        if (member >= 0) {
-          moveHandles[moved] = member;
-          const m = moved * s;
-          // Written out: this copy runs for every member that moved.
-          moveBounds[m] = b[o];
-          moveBounds[m + 1] = b[o + 1];
-          moveBounds[m + 2] = b[o + 2];
-          moveBounds[m + 3] = b[o + 3];
-          if (s === 6) {
-            moveBounds[m + 4] = b[o + 4];
-            moveBounds[m + 5] = b[o + 5];
-          }
-          moved++;
-        } else {
+        if (member >= 0) local.moveFrom(member & SLOT_MASK, b, o);
+        else {
           for (let j = 0; j < s; j++) this.scratch[j] = b[o + j];
           const handle = this.local.insert(this.scratch);
           localOf[slot] = handle;
@@ -150,8 +154,7 @@ export class RegionRunner {
         localOf[slot] = -1;
       }
     }
-    if (moved > 0) this.local.moveMany(moveHandles, moveBounds, moved);
-    this.local.update();
+    local.update();
     h[HEADER_WORDS + REGION_STAT_WORDS * this.region + H_REGION_MEMBERS] = this.local.count;
     this.writeOutput();
     this.timings[this.region + T_REGION_MS] = now() - t0;
