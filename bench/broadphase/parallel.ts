@@ -10,7 +10,7 @@
  * The parallel broadphase runs its own worker file from the package build (`pnpm build` first;
  * `pnpm bench:broadphase` does).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { SweepAndPrune } from '@sieve/core';
@@ -228,11 +228,23 @@ function cannonDenseOr(variant: string): Contestant {
   return variant.startsWith('coherent') ? cannon('SAP', Number.POSITIVE_INFINITY) : cannonDense();
 }
 
+/** Where a set of results came from, when it was measured on another machine (see `--chart-from`). */
+export interface ResultsOrigin {
+  /** Results file name without extension (default `broadphase-parallel`). */
+  name?: string;
+  /** That machine's description (default: this machine's). */
+  machine?: Record<string, unknown>;
+  /** That machine's cores, for the chart's title. */
+  cores?: number;
+}
+
 export function writeParallelResults(
   rows: ParallelRow[],
   diagnosis: Array<Record<string, number | string>>,
   quick: boolean,
+  origin: ResultsOrigin = {},
 ): void {
+  const name = origin.name ?? 'broadphase-parallel';
   const summary = parallelSummary(rows);
   const charts: string[] = [];
   for (const measure of ['wall', 'critical'] as const) {
@@ -251,23 +263,40 @@ export function writeParallelResults(
           const label = r.contestant === SEQ ? 'SweepAndPrune' : 'Rapier';
           series.push({ name: `${label}, N=${n}`, points: xs.map((x) => [x, value(r)] as [number, number]) });
         }
+        if (measure === 'critical' && n === Math.max(...rows.map((r) => r.n))) {
+          // What stands in the way: the host's serial part (feeding + merging, flat in the worker
+          // count) and the slowest region (falling with it); a frame is about their sum.
+          series.push({
+            name: `host thread (serial), N=${n}`,
+            points: par.map((r) => [r.workers, r.mainThreadMsPerFrame] as [number, number]),
+          });
+          series.push({
+            name: `slowest region, N=${n}`,
+            points: par.map((r) => [r.workers, r.slowestRegionMs ?? Number.NaN] as [number, number]),
+          });
+        }
       }
       charts.push(
         lineChart(series, {
           title: `${kind} scene, ${measure === 'wall' ? 'wall clock' : 'critical path (thread CPU)'}`,
           xLabel: 'worker threads',
           yLabel: 'ms per frame (median)',
-          guides: [{ y: 16.7, label: '16.7 ms' }],
+          guides: [
+            { y: 16.7, label: '16.7 ms' },
+            { y: 10, label: '10 ms' },
+          ],
           width: 520,
         }),
       );
     }
   }
+  const cores = origin.cores ?? os.availableParallelism();
   writeText(
-    'broadphase-parallel.svg',
-    page(charts, 2, `Parallel sweep and prune, ${os.availableParallelism()} cores (shared machine)`),
+    `${name}.svg`,
+    page(charts, 2, `Parallel sweep and prune, ${cores} cores${origin.machine ? '' : ' (shared machine)'}`),
   );
-  const path = writeJson('broadphase-parallel', {
+  const path = writeJson(name, {
+    ...(origin.machine ? { machine: origin.machine } : {}),
     quick,
     rows,
     speedUps: summary,
@@ -281,10 +310,23 @@ export function writeParallelResults(
         .join(', ')}`,
     );
   }
-  console.log(`\nwrote ${path} and broadphase-parallel.svg`);
+  console.log(`\nwrote ${path} and ${name}.svg`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+const chartFrom = process.argv.find((a) => a.startsWith('--chart-from='))?.slice('--chart-from='.length);
+if (import.meta.url === `file://${process.argv[1]}` && chartFrom) {
+  // Rows measured elsewhere (another machine's `{ machine, rows }` JSON): JSON and chart under --name.
+  const saved = JSON.parse(readFileSync(chartFrom, 'utf8')) as {
+    machine: Record<string, unknown> & { cores?: number };
+    rows: ParallelRow[];
+  };
+  const name = process.argv.find((a) => a.startsWith('--name='))?.slice('--name='.length);
+  writeParallelResults(saved.rows, [], false, {
+    name: name ?? 'broadphase-parallel-elsewhere',
+    machine: saved.machine,
+    cores: saved.machine.cores,
+  });
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const quick = process.argv.includes('--quick');
   const log = (line: string) => console.log(line);
   const o = quick

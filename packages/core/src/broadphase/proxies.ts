@@ -197,8 +197,19 @@ export class ProxyStore {
 
   /** Stores already checked bounds for a slot. */
   setBounds(slot: number, bounds: ArrayLike<number>): void {
-    if (bounds instanceof Float64Array) this.bounds.set(bounds, slot * this.stride);
-    else {
+    if (bounds instanceof Float64Array) {
+      // Written out: a builtin `set` of 4 or 6 numbers costs more than the copy (it runs per move).
+      const box = this.bounds;
+      const o = slot * this.stride;
+      box[o] = bounds[0];
+      box[o + 1] = bounds[1];
+      box[o + 2] = bounds[2];
+      box[o + 3] = bounds[3];
+      if (this.stride === 6) {
+        box[o + 4] = bounds[4];
+        box[o + 5] = bounds[5];
+      }
+    } else {
       const s = this.stride;
       const o = slot * s;
       for (let i = 0; i < s; i++) this.bounds[o + i] = bounds[i];
