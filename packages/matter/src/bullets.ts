@@ -44,7 +44,7 @@ import {
 } from '@sieve/core';
 import Matter from 'matter-js';
 import type { MatterBodyLike, MatterEngineLike } from './matterTypes.js';
-import { getSieve } from './sieveDetector.js';
+import { getSieve } from './registry.js';
 
 /** What a bullet does at its first contact. */
 export type BulletResponse = 'stop' | 'bounce';

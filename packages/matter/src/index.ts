@@ -21,6 +21,7 @@ export {
   setBullet,
   uninstallBullets,
 } from './bullets.js';
+export { installSieve } from './install.js';
 export type {
   MatterBodyLike,
   MatterCollisionFilterLike,
@@ -34,10 +35,8 @@ export {
   DEFAULT_SWEEP_BELOW,
   type DetectorMode,
   type DetectorPath,
-  getSieve,
-  installSieve,
-  SieveDetector,
   type SieveOptions,
   type SieveStats,
-  uninstallSieve,
-} from './sieveDetector.js';
+} from './options.js';
+export { getSieve, uninstallSieve } from './registry.js';
+export { SieveDetector } from './sieveDetector.js';

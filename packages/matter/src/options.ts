@@ -1,13 +1,15 @@
 /**
  * The public options and statistics of the matter-js adapter: how {@link installSieve} is configured
  * (broadphase kind, the sweep-or-broadphase threshold, the clock) and what a
- * `SieveDetector` reports after each step. Types only, plus the default threshold (the
- * algorithms and their published sources are described with the detector and the sweep).
+ * `SieveDetector` reports after each step. Types, the default threshold and the checks of the options
+ * other than the broadphase's (the algorithms and their published sources are described with the
+ * detector and the sweep).
  */
 import type { Broadphase, OctreeOptions, SweepAndPruneOptions } from '@sieve/core';
+// installSieve and uninstallSieve: for the TSDoc links only.
+import type { installSieve } from './install.js';
 import type { MatterModuleLike } from './matterTypes.js';
-// For the TSDoc links only.
-import type { installSieve } from './sieveDetector.js';
+import type { uninstallSieve } from './registry.js';
 
 /**
  * Which detector answers `Detector.collisions` for the engine: `'sieve'`, Sieve's (the same collisions
@@ -133,4 +135,55 @@ export interface SieveStats {
   testedPairs: number;
   /** Collisions returned (`Matter.Collision` records). */
   collisions: number;
+}
+
+const now: () => number =
+  typeof performance !== 'undefined' && typeof performance.now === 'function'
+    ? () => performance.now()
+    : () => Date.now();
+
+/** The options {@link checkOptions} checked, with their defaults filled in. */
+export interface CheckedOptions {
+  /** The clock of the broadphase path and stock mode; null: no timing. */
+  clock: (() => number) | null;
+  /** The clock of the sweep path: only one given in the options. */
+  sweepClock: (() => number) | null;
+  /** {@link SieveOptions.sweepBelow}. */
+  sweepBelow: number;
+  /** {@link SieveOptions.mode}. */
+  mode: DetectorMode;
+}
+
+/** Throws a `RangeError` naming `where` unless `mode` is `'sieve'` or `'stock'`. */
+export function checkMode(mode: unknown, where: string): void {
+  if (mode !== 'sieve' && mode !== 'stock') {
+    throw new RangeError(`${where} must be 'sieve' or 'stock', got ${String(mode)}`);
+  }
+}
+
+/**
+ * Checks `options.clock`, `options.sweepBelow` and `options.mode` (in that order; the broadphase is
+ * checked apart, after them) and fills in their defaults. Throws a `TypeError` or `RangeError` naming
+ * the option.
+ */
+export function checkOptions(options: SieveOptions): CheckedOptions {
+  const clock = options.clock ?? now;
+  if (clock !== false && typeof clock !== 'function') {
+    throw new TypeError(`installSieve: options.clock must be a function or false, got ${String(clock)}`);
+  }
+  const timed = clock === false ? null : clock;
+  const sweepBelow = options.sweepBelow ?? DEFAULT_SWEEP_BELOW;
+  if (typeof sweepBelow !== 'number' || !(sweepBelow >= 0)) {
+    throw new RangeError(
+      `installSieve: options.sweepBelow must be a number ≥ 0 (or Infinity), got ${String(sweepBelow)}`,
+    );
+  }
+  const mode = options.mode ?? 'sieve';
+  checkMode(mode, 'installSieve: options.mode');
+  return {
+    clock: timed,
+    sweepClock: options.clock === undefined ? null : timed,
+    sweepBelow,
+    mode,
+  };
 }

@@ -13,14 +13,8 @@
  * - Candidates are the pairs of bodies whose bounds overlap, inclusive on both axes — stock's test
  *   (`boundsB.min.x > boundXMax` breaks, `boundYMax < boundsB.min.y || boundYMin > boundsB.max.y`
  *   skips: touching bounds are tested) and Sieve's (inclusive overlap) are the same.
- * - Then stock's filters in stock's order: both static-or-sleeping → skip; `Detector.canCollide` on
- *   the parents' `collisionFilter` (group, then category/mask); then, for a compound body, each pair
- *   of parts 1.. with overlapping part bounds; `Collision.collides(partA, partB, detector.pairs)`.
- * - Order: which body goes first into `Collision.collides` (it decides ties in the SAT axis choice)
- *   and the order of the collisions array (the order new pairs enter `pairs.list`, which the resolver
- *   follows, and the order of the collisionStart/Active pairs) follow stock's stable sort by min.x,
- *   kept by {@link XOrder}; the surviving pairs are sorted by (rank of first, rank of second) with
- *   core's `PairOrder` (two counting sorts).
+ * - Then stock's filters in stock's order, and stock's order of the collisions (the body order of
+ *   stock's stable sort by min.x, kept by {@link XOrder}): see {@link Candidates}.
  *
  * The bodies, their proxies and the bounds each proxy holds live in core's `BodyTable` (the engine
  * seam both adapters share): bodies are found by id, added and removed bodies noticed by a stamp pass
@@ -31,9 +25,11 @@
  * detector's own, reused as stock reuses it (`Collision.collides` allocates a record only for a new
  * pair, as in stock).
  */
-import { BodyTable, type BodyTableHooks, type Broadphase, growArray, PairOrder } from '@sieve/core';
-import Matter from 'matter-js';
+import { BodyTable, type BodyTableHooks, type Broadphase, growArray } from '@sieve/core';
 import { buildBroadphase, checkBroadphase, releaseOwnBroadphase } from './broadphase.js';
+import { Candidates } from './candidates.js';
+// For the TSDoc links only.
+import type { installSieve } from './install.js';
 import type {
   CanCollideFn,
   CollidesFn,
@@ -43,32 +39,15 @@ import type {
   MatterEngineLike,
   MatterModuleLike,
 } from './matterTypes.js';
-import { DEFAULT_SWEEP_BELOW, type DetectorMode, type SieveOptions, type SieveStats } from './options.js';
+import { checkMode, checkOptions, type DetectorMode, type SieveOptions, type SieveStats } from './options.js';
+import { callerBroadphases, uninstallSieve } from './registry.js';
 import { StockSweep } from './sweep.js';
 import { XOrder } from './xOrder.js';
-
-export {
-  type BroadphaseKind,
-  DEFAULT_SWEEP_BELOW,
-  type DetectorMode,
-  type DetectorPath,
-  type SieveOptions,
-  type SieveStats,
-} from './options.js';
 
 /** Steps a path must be preferred in a row before the detector switches to it. */
 const SWITCH_AFTER = 8;
 /** From `ALL_MOVING × sweepBelow` bodies the broadphase is used even when every body moves. */
 const ALL_MOVING = 32;
-
-const RESTING = 1;
-const COMPOUND = 2;
-const EXOTIC = 4;
-
-const now: () => number =
-  typeof performance !== 'undefined' && typeof performance.now === 'function'
-    ? () => performance.now()
-    : () => Date.now();
 
 /**
  * A Sieve detector installed on one matter-js engine (see {@link installSieve}). Answers the engine's
@@ -128,18 +107,8 @@ export class SieveDetector {
   private readonly table: BodyTable<MatterBodyLike>;
   /** bounds.min.x of each record: the x-order's key. */
   private minX = new Float64Array(0);
-  /**
-   * Per record, read once per step: while syncing bounds for a body that moved, else the first time
-   * one of its pairs is looked at (a still body in no candidate pair is not read): RESTING (static or sleeping), COMPOUND (parts.length ≠ 1),
-   * EXOTIC (a collision filter field that is not a number: its pairs go through
-   * `Detector.canCollide` itself), with the collision filter's fields.
-   */
-  private flags = new Uint8Array(0);
-  /** The step at which `flags`... of a record were read. */
-  private readStep = new Int32Array(0);
-  private group = new Float64Array(0);
-  private category = new Int32Array(0);
-  private mask = new Int32Array(0);
+  /** Per record: the filter fields of its body, the candidates and the narrowphase of the step. */
+  private readonly candidates = new Candidates();
   /** 1 for a freed record (until the table reuses it): what {@link XOrder.compact} drops. */
   private dead = new Uint8Array(0);
   private readonly xOrder = new XOrder();
@@ -148,12 +117,7 @@ export class SieveDetector {
   private lastBodies: MatterBodyLike[] | null = null;
   private needResync = true;
 
-  // Per-step scratch.
-  /** The candidates kept this step, keyed (rank of first, rank of second) in the x-order. */
-  private readonly order = new PairOrder();
-  /** `Collision.collides` result per candidate (single-part pairs), computed in broadphase order. */
-  private readonly results: unknown[] = [];
-  /** Scratch of {@link queryBodies}. */
+  /** Scratch of {@link SieveDetector.queryBodies}. */
   private readonly queryRecords: number[] = [];
 
   /** @internal Use {@link installSieve}. */
@@ -168,23 +132,12 @@ export class SieveDetector {
     this.matter = matter;
     this.stockCollisions = stockCollisions;
     this.stockCanCollide = matter.Detector.canCollide;
-    const clock = options.clock ?? now;
-    if (clock !== false && typeof clock !== 'function') {
-      throw new TypeError(`installSieve: options.clock must be a function or false, got ${String(clock)}`);
-    }
-    this.clock = clock === false ? null : clock;
-    this.sweepClock = options.clock === undefined ? null : this.clock;
-    const sweepBelow = options.sweepBelow ?? DEFAULT_SWEEP_BELOW;
-    if (typeof sweepBelow !== 'number' || !(sweepBelow >= 0)) {
-      throw new RangeError(
-        `installSieve: options.sweepBelow must be a number ≥ 0 (or Infinity), got ${String(sweepBelow)}`,
-      );
-    }
-    this.sweepBelow = sweepBelow;
-    const mode = options.mode ?? 'sieve';
-    checkMode(mode, 'installSieve: options.mode');
-    this.currentMode = mode;
-    this.stats.mode = mode;
+    const checked = checkOptions(options);
+    this.clock = checked.clock;
+    this.sweepClock = checked.sweepClock;
+    this.sweepBelow = checked.sweepBelow;
+    this.currentMode = checked.mode;
+    this.stats.mode = checked.mode;
     const choice = checkBroadphase(options, callerBroadphases);
     // Every option checked: from here on things are built.
     const built = buildBroadphase(choice, options);
@@ -192,11 +145,7 @@ export class SieveDetector {
     this.ownsBroadphase = built.owned;
     const hooks: BodyTableHooks = {
       grow: (capacity) => {
-        this.readStep = growArray(this.readStep, capacity);
-        this.category = growArray(this.category, capacity);
-        this.mask = growArray(this.mask, capacity);
-        this.group = growArray(this.group, capacity);
-        this.flags = growArray(this.flags, capacity);
+        this.candidates.grow(capacity);
         this.minX = growArray(this.minX, capacity);
         this.dead = growArray(this.dead, capacity);
         this.xOrder.reserve(capacity);
@@ -314,10 +263,21 @@ export class SieveDetector {
     // Stable sort by min.x: ties keep the order of detector.bodies after a resync (setBodies, or the
     // order stock left), else the previous step's order.
     this.xOrder.sort(this.minX, resync ? this.table.index : this.xOrder.rank);
-    const tested = this.gatherCandidates();
+    const canCollide = this.matter.Detector.canCollide as unknown as CanCollideFn;
+    // Inline canCollide while it is stock's; call whatever replaced it otherwise.
+    const inline = (canCollide as unknown) === this.stockCanCollide;
+    const candidates = this.candidates;
+    const tested = candidates.gather(this.table, this.xOrder, canCollide, inline, stats.steps);
     const t1 = clock === null ? Number.NaN : clock();
     if (detector.collisions === undefined) detector.collisions = [];
-    const n = this.narrowphase(tested, detector.collisions, detector.pairs);
+    const n = candidates.collide(
+      tested,
+      this.xOrder.order,
+      this.table.bodies,
+      this.matter.Collision.collides as unknown as CollidesFn,
+      detector.collisions,
+      detector.pairs,
+    );
     const t2 = clock === null ? Number.NaN : clock();
     stats.broadphaseMs = t1 - t0;
     stats.narrowphaseMs = t2 - t1;
@@ -433,6 +393,7 @@ export class SieveDetector {
     const bodyOf = table.bodies;
     const box = table.boxes;
     const minX = this.minX;
+    const candidates = this.candidates;
     const step = this.stats.steps;
     // In record order: bodies were created (and laid out in memory) roughly in that order.
     for (let r = 0; r < records; r++) {
@@ -449,7 +410,7 @@ export class SieveDetector {
       const o = 4 * r;
       if (box[o] === x0 && box[o + 1] === y0 && box[o + 2] === x1 && box[o + 3] === y1) continue;
       // A moving body is likely in a pair: read its flags while its object is in cache.
-      this.readBody(r, step);
+      candidates.read(r, body, step);
       box[o] = x0;
       box[o + 1] = y0;
       box[o + 2] = x1;
@@ -470,154 +431,6 @@ export class SieveDetector {
     return table.pendingMoves;
   }
 
-  /** Reads record r's flags and collision filter for this step; returns the flags. */
-  private readBody(r: number, step: number): number {
-    const body = this.table.bodies[r] as MatterBodyLike;
-    const filter = body.collisionFilter;
-    const g = filter.group;
-    const c = filter.category;
-    const m = filter.mask;
-    let f = body.isStatic || body.isSleeping ? RESTING : 0;
-    if (body.parts.length !== 1) f |= COMPOUND;
-    if (typeof g !== 'number' || typeof c !== 'number' || typeof m !== 'number') f |= EXOTIC;
-    this.flags[r] = f;
-    this.group[r] = g as number;
-    // Stored as `&` sees them (ToInt32), which is how canCollide uses category and mask.
-    this.category[r] = c as number;
-    this.mask[r] = m as number;
-    this.readStep[r] = step;
-    return f;
-  }
-
-  /**
-   * Turns the broadphase's pairs (as records) into stock's body pairs: filters (static/sleeping,
-   * collision filters), keys each pair by the ranks of its bodies in the x-order (first = earlier) and
-   * sorts them by (rank of first, rank of second). Returns how many remain.
-   */
-  private gatherCandidates(): number {
-    const table = this.table;
-    const pairs = table.pairRecords();
-    const count = table.pairCount;
-    const order = this.order;
-    order.clear();
-    order.reserve(count);
-    const canCollide = this.matter.Detector.canCollide as unknown as CanCollideFn;
-    // Inline canCollide while it is stock's; call whatever replaced it otherwise.
-    const inline = (canCollide as unknown) === this.stockCanCollide;
-    const step = this.stats.steps;
-    const readStep = this.readStep;
-    const flags = this.flags;
-    const group = this.group;
-    const category = this.category;
-    const mask = this.mask;
-    const bodyOf = table.bodies;
-    const rank = this.xOrder.rank;
-    for (let i = 0; i < count; i++) {
-      const a = pairs[2 * i];
-      const b = pairs[2 * i + 1];
-      const fa = readStep[a] === step ? flags[a] : this.readBody(a, step);
-      const fb = readStep[b] === step ? flags[b] : this.readBody(b, step);
-      if ((fa & fb & RESTING) !== 0) continue;
-      if (inline && ((fa | fb) & EXOTIC) === 0) {
-        // Detector.canCollide: same non-zero group → the group's sign decides; else category/mask.
-        const ga = group[a];
-        if (ga === group[b] && ga !== 0) {
-          if (!(ga > 0)) continue;
-        } else if ((mask[a] & category[b]) === 0 || (mask[b] & category[a]) === 0) {
-          continue;
-        }
-      } else if (
-        !canCollide(
-          (bodyOf[a] as MatterBodyLike).collisionFilter,
-          (bodyOf[b] as MatterBodyLike).collisionFilter,
-        )
-      ) {
-        continue;
-      }
-      // First = the body earlier in the x-order.
-      const ra = rank[a];
-      const rb = rank[b];
-      if (ra < rb) order.push(ra, rb);
-      else order.push(rb, ra);
-    }
-    order.sort(this.xOrder.count);
-    return order.count;
-  }
-
-  /**
-   * Stock's narrowphase over the candidates; fills `collisions` in stock's order and returns its
-   * length. `Collision.collides` calls are independent of each other (each reads its two bodies and
-   * the pairs table, and writes only its own collision record), so single-part pairs are tested in
-   * the broadphase's order — bodies roughly in memory order, kinder to the cache than stock's x-order —
-   * and their results emitted in stock's order afterwards.
-   *
-   * Measured and left out: an exact separating-axis cache (per pair, last step's separating
-   * axis tried first, stock's arithmetic) gave no gain. This loop is bound by loading matter-js's vertex
-   * objects (boxed `x`/`y`), not by the number of axes: stock's null answer usually comes from its first
-   * axis, so one cached axis reads the same vertices — hot, ~0.1 µs a pair either way; cold at 20 000
-   * bodies, ~1.2 µs (cached) vs ~1.4 µs (stock), and the table's lookups and misses eat the rest.
-   * Any exact rejection needs every vertex of both bodies (the exact min/max), so none is cheaper.
-   */
-  private narrowphase(count: number, collisions: unknown[], pairs: unknown): number {
-    const collides = this.matter.Collision.collides as unknown as CollidesFn;
-    // Candidate i is the pair of the bodies at positions first[i] < second[i] of the x-order.
-    const first = this.order.first;
-    const second = this.order.second;
-    const sorted = this.order.order;
-    const xo = this.xOrder.order;
-    const bodyOf = this.table.bodies;
-    const flags = this.flags;
-    const results = this.results;
-    for (let i = 0; i < count; i++) {
-      const a = xo[first[i]];
-      const b = xo[second[i]];
-      results[i] =
-        ((flags[a] | flags[b]) & COMPOUND) === 0
-          ? collides(bodyOf[a] as MatterBodyLike, bodyOf[b] as MatterBodyLike, pairs)
-          : null;
-    }
-    let index = 0;
-    for (let w = 0; w < count; w++) {
-      const i = sorted[w];
-      const a = xo[first[i]];
-      const b = xo[second[i]];
-      if (((flags[a] | flags[b]) & COMPOUND) === 0) {
-        const collision = results[i];
-        if (collision) collisions[index++] = collision;
-        continue;
-      }
-      // A compound body: stock's loop over parts 1.. (or the body itself when it has one part).
-      const partsA = (bodyOf[a] as MatterBodyLike).parts;
-      const partsB = (bodyOf[b] as MatterBodyLike).parts;
-      const partsALength = partsA.length;
-      const partsBLength = partsB.length;
-      const partsAStart = partsALength > 1 ? 1 : 0;
-      const partsBStart = partsBLength > 1 ? 1 : 0;
-      for (let k = partsAStart; k < partsALength; k++) {
-        const partA = partsA[k];
-        const boundsA = partA.bounds;
-        for (let z = partsBStart; z < partsBLength; z++) {
-          const partB = partsB[z];
-          const boundsB = partB.bounds;
-          if (
-            boundsA.min.x > boundsB.max.x ||
-            boundsA.max.x < boundsB.min.x ||
-            boundsA.max.y < boundsB.min.y ||
-            boundsA.min.y > boundsB.max.y
-          ) {
-            continue;
-          }
-          const collision = collides(partA, partB, pairs);
-          if (collision) collisions[index++] = collision;
-        }
-      }
-    }
-    // Drop references to this step's records.
-    for (let i = 0; i < count; i++) results[i] = null;
-    if (collisions.length !== index) collisions.length = index;
-    return index;
-  }
-
   /**
    * Before stock answers again: leave `detector.bodies` in the order stock would have left it, so a
    * switch keeps the simulation identical.
@@ -629,128 +442,4 @@ export class SieveDetector {
     const bodyOf = this.table.bodies;
     for (let p = 0; p < bodies.length; p++) bodies[p] = bodyOf[order[p]] as MatterBodyLike;
   }
-}
-
-function checkMode(mode: unknown, where: string): void {
-  if (mode !== 'sieve' && mode !== 'stock') {
-    throw new RangeError(`${where} must be 'sieve' or 'stock', got ${String(mode)}`);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Installing: one wrapper around Detector.collisions per Matter module, dispatching on the detector.
-
-interface Patch {
-  original: CollisionsFn;
-  patched: CollisionsFn;
-  users: number;
-}
-
-const patches = new WeakMap<MatterModuleLike, Patch>();
-/** Detector → its SieveDetector, for the patched Detector.collisions. */
-const byDetector = new WeakMap<object, SieveDetector>();
-/** Engine → its SieveDetector. */
-const byEngine = new WeakMap<object, { sieve: SieveDetector; matter: MatterModuleLike }>();
-/** The caller-owned broadphases serving an installed detector (one engine each). */
-const callerBroadphases = new WeakSet<object>();
-
-function acquirePatch(matter: MatterModuleLike): Patch {
-  let patch = patches.get(matter);
-  if (patch === undefined) {
-    const detectorNs = matter.Detector as unknown as { collisions: CollisionsFn };
-    const original = detectorNs.collisions;
-    if (typeof original !== 'function') {
-      throw new TypeError('installSieve: options.matter has no Detector.collisions function');
-    }
-    const patched: CollisionsFn = (detector) => {
-      const sieve = byDetector.get(detector);
-      return sieve === undefined ? original(detector) : sieve.collisions(detector);
-    };
-    patch = { original, patched, users: 0 };
-    patches.set(matter, patch);
-    detectorNs.collisions = patched;
-  }
-  patch.users++;
-  return patch;
-}
-
-function releasePatch(matter: MatterModuleLike): void {
-  const patch = patches.get(matter);
-  if (patch === undefined) return;
-  if (--patch.users > 0) return;
-  const detectorNs = matter.Detector as unknown as { collisions: CollisionsFn };
-  // Restore only if nobody wrapped it after us; otherwise our wrapper stays inside theirs (with no
-  // detector registered it defers to stock) and a later install wraps whatever is current.
-  if (detectorNs.collisions === patch.patched) detectorNs.collisions = patch.original;
-  patches.delete(matter);
-}
-
-/**
- * Installs Sieve's broadphase on a matter-js engine: from the next `Engine.update` the engine's
- * `Detector.collisions` is answered by a {@link SieveDetector} (same collisions, same order, same
- * events as stock). Other engines in the page are untouched. Throws if the engine already has one.
- *
- * @param engine - A `Matter.Engine` (anything with an `engine.detector` holding `bodies`).
- * @param options - See {@link SieveOptions}.
- */
-export function installSieve(engine: MatterEngineLike, options: SieveOptions = {}): SieveDetector {
-  if (
-    engine == null ||
-    typeof engine !== 'object' ||
-    engine.detector == null ||
-    typeof engine.detector !== 'object'
-  ) {
-    throw new TypeError('installSieve: engine must be a Matter.Engine (with an engine.detector object)');
-  }
-  if (!Array.isArray(engine.detector.bodies)) {
-    throw new TypeError('installSieve: engine.detector.bodies must be an array');
-  }
-  if (byEngine.has(engine)) {
-    throw new Error('installSieve: this engine already has a Sieve detector (call uninstallSieve first)');
-  }
-  if (byDetector.has(engine.detector)) {
-    throw new Error('installSieve: engine.detector already belongs to another engine with a Sieve detector');
-  }
-  const matter: MatterModuleLike = options.matter ?? Matter;
-  if (matter == null || matter.Detector == null || matter.Collision == null) {
-    throw new TypeError(
-      'installSieve: options.matter must be the Matter module (with Detector and Collision)',
-    );
-  }
-  const patch = acquirePatch(matter);
-  let sieve: SieveDetector;
-  try {
-    sieve = new SieveDetector(engine, matter, patch.original, options);
-  } catch (e) {
-    releasePatch(matter);
-    throw e;
-  }
-  byDetector.set(engine.detector, sieve);
-  byEngine.set(engine, { sieve, matter });
-  return sieve;
-}
-
-/**
- * Removes the Sieve detector from an engine: from the next `Engine.update` stock matter-js detects
- * again, from the body order Sieve kept (so the simulation continues exactly as stock's would).
- * Returns false if the engine had none.
- *
- * A broadphase instance passed as `options.broadphase` stays the caller's: it is not disposed (a
- * `ParallelSweepAndPrune` keeps its worker threads until you call its `dispose()`); the detector's
- * proxies are removed from it (their pairs end at its next `update()`), so it is empty again and can
- * serve another engine.
- */
-export function uninstallSieve(engine: MatterEngineLike): boolean {
-  const entry = engine == null ? undefined : byEngine.get(engine);
-  if (entry === undefined) return false;
-  entry.sieve.detach();
-  byEngine.delete(engine);
-  byDetector.delete(entry.sieve.detector);
-  releasePatch(entry.matter);
-  return true;
-}
-
-/** The Sieve detector installed on `engine`, if any. */
-export function getSieve(engine: MatterEngineLike): SieveDetector | undefined {
-  return engine == null ? undefined : byEngine.get(engine)?.sieve;
 }
