@@ -14,7 +14,7 @@
  *   array; the same event lists). The current pairs are carried over, so no event is repeated or lost.
  * - `narrowphase`: trimesh–trimesh, box–trimesh, convex–trimesh and cylinder–trimesh contacts (cannon
  *   has none), as own properties of `world.narrowphase`; the OCSI sphere–box contact and the box–box
- *   prefilter only when asked for (they change cannon's answers); see `narrowphase.ts`.
+ *   prefilter only when asked for (they change cannon's answers); see `NarrowphaseOptions`.
  * - `deferRemovals`: `world.removeBody` called while the world is inside `step()` where stock cannon
  *   would then throw (its step loops cached the body count and read past the end of the array) is queued
  *   and applied as soon as the internal step returns. A removal stock survives — from a `postStep`
