@@ -46,6 +46,8 @@ export interface ParallelRow {
 
 export interface ParallelOptions {
   sizes: number[];
+  /** The parallel broadphase's `twoPhase` option (default its own, `'auto'`). */
+  twoPhase?: 'auto' | 'always' | 'never';
   frames: number;
   warmup: number;
   budgetSeconds: number;
@@ -62,12 +64,17 @@ export function workerCounts(): number[] {
 
 const SEQ = 'Sieve SweepAndPrune';
 
-function parallelContestant(workers: number, bulk: boolean, slowest: number[]): Contestant {
+function parallelContestant(
+  workers: number,
+  bulk: boolean,
+  slowest: number[],
+  twoPhase?: 'auto' | 'always' | 'never',
+): Contestant {
   let bp: ParallelSweepAndPrune;
   const c = sieveByBody(
     `Sieve ParallelSweepAndPrune ×${workers}`,
     () => {
-      bp = new ParallelSweepAndPrune({ dimensions: 3, workers, workerUrl });
+      bp = new ParallelSweepAndPrune({ dimensions: 3, workers, workerUrl, twoPhase });
       return bp;
     },
     bulk,
@@ -94,7 +101,7 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
       const slowest = counts.map(() => [] as number[]);
       const contestants: Contestant[] = [
         sieveByBody(SEQ, () => new SweepAndPrune({ dimensions: 3 }), bulk),
-        ...counts.map((w, i) => parallelContestant(w, bulk, slowest[i])),
+        ...counts.map((w, i) => parallelContestant(w, bulk, slowest[i], o.twoPhase)),
         kind === 'coherent' ? rapier(Number.POSITIVE_INFINITY) : rapierDense(),
       ];
       const r = await alternate(

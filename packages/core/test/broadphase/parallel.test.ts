@@ -204,6 +204,40 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
     });
   }
 
+  for (const workers of [2, 4]) {
+    it(`${workers} workers, two-phase frames: coherent motion, churn, big boxes, teleports, gathering`, async () => {
+      const t = new Twin(parallel(workers, 3, { twoPhase: 'always', rebalanceAt: 1.2 }), 3);
+      await scene(t, 3, 300 + workers, {
+        n: 500,
+        frames: 60,
+        teleport: 0.03,
+        churn: 4,
+        big: 3,
+        gatherFrom: 30,
+      });
+      t.par.dispose();
+    });
+  }
+
+  it('two-phase frames in-thread (3 regions, 2-D) and large frames under auto', async () => {
+    const t = new Twin(
+      new ParallelSweepAndPrune({
+        dimensions: 2,
+        workers: 3,
+        inThread: true,
+        twoPhase: 'always',
+        minBoxesPerRegion: 16,
+      }),
+      2,
+    );
+    await scene(t, 2, 41, { n: 400, frames: 40, teleport: 0.05, churn: 3, big: 2 });
+    t.par.dispose();
+    // 'auto' takes two phases from 4 regions and 4 096 changed boxes.
+    const u = new Twin(parallel(4, 3), 3);
+    await scene(u, 3, 43, { n: 5000, frames: 6, teleport: 0.01, churn: 20, big: 2 });
+    u.par.dispose();
+  });
+
   it('a first frame with more pairs than the output buffers hold (they grow, nothing is lost)', async () => {
     const t = new Twin(parallel(2, 3), 3);
     const r = rng(3);
@@ -344,6 +378,9 @@ describe('ParallelSweepAndPrune threads', () => {
   });
 
   it('rejects bad options before starting anything', () => {
+    expect(
+      () => new ParallelSweepAndPrune({ dimensions: 3, workers: 2, twoPhase: 'sometimes' as 'auto' }),
+    ).toThrow(/twoPhase must be 'auto', 'always' or 'never', got sometimes/);
     expect(() => new ParallelSweepAndPrune({ dimensions: 3, workers: 0 })).toThrow(
       /workers must be an integer/,
     );

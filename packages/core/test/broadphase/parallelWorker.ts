@@ -54,10 +54,13 @@ export function sharedPool(workers: number): WorkerPool {
  * A `create` for the shared contract suite: a ParallelSweepAndPrune on the shared pool of `workers`
  * threads, cut into regions from 4 boxes per region and re-cut whenever the balance drifts (so the
  * suite's small scenes cross region borders, move between regions and see new layouts all the time).
- * Each call disposes the broadphase the previous call made (the suite never goes back to it), so
+ * `twoPhase` as the option. Each call disposes the broadphase the previous call made (the suite never goes back to it), so
  * the workers do not pile up regions.
  */
-export function parallelEntry(workers: number): (o: BroadphaseOptions) => Broadphase {
+export function parallelEntry(
+  workers: number,
+  twoPhase: 'auto' | 'always' | 'never' = 'auto',
+): (o: BroadphaseOptions) => Broadphase {
   let previous: ParallelSweepAndPrune | undefined;
   return (o) => {
     previous?.dispose();
@@ -69,6 +72,7 @@ export function parallelEntry(workers: number): (o: BroadphaseOptions) => Broadp
       minBoxesPerRegion: 4,
       layoutInterval: 1,
       rebalanceAt: 1.05,
+      twoPhase,
     });
     return previous;
   };

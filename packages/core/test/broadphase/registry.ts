@@ -90,4 +90,8 @@ export const BROADPHASES: BroadphaseEntry[] = [
   { name: 'ParallelSweepAndPrune (1 worker)', create: parallelEntry(1) },
   { name: 'ParallelSweepAndPrune (2 workers)', create: parallelEntry(2) },
   { name: 'ParallelSweepAndPrune (4 workers)', create: parallelEntry(4) },
+  // Every frame in two phases (the changed boxes sorted into regions first), which 'auto' uses only
+  // for large frames.
+  { name: 'ParallelSweepAndPrune (2 workers, two-phase frames)', create: parallelEntry(2, 'always') },
+  { name: 'ParallelSweepAndPrune (4 workers, two-phase frames)', create: parallelEntry(4, 'always') },
 ];

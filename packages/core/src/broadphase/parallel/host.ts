@@ -24,10 +24,12 @@ import { imbalance, RegionLayout } from './layout.js';
 import { hardwareThreads, WorkerPool, workersUnavailable } from './pool.js';
 import { RegionRunner } from './region.js';
 import {
+  CMD_CLASSIFY,
   CMD_FRAME,
   CMD_RESEND,
   H_DIRTY,
   H_FULL,
+  H_MASKED,
   H_REGION_MEMBERS,
   H_USED,
   HEADER_WORDS,
@@ -62,12 +64,25 @@ export interface ParallelSweepAndPruneOptions extends BroadphaseOptions {
   layoutInterval?: number;
   /** Below this many boxes per region, region 0 holds everything. Default 1 024. */
   minBoxesPerRegion?: number;
+  /**
+   * How a frame finds each region's boxes. `'auto'` (default): from 4 regions and 4 096 changed boxes,
+   * in two phases — every worker first sorts its share of the changed boxes into regions, then each
+   * region reads only its own (each box's bounds read once, not once per region) — else in one, each
+   * region testing every changed box. `'always'` / `'never'` force it (two phases need 2 to 32
+   * regions). The results are the same either way.
+   */
+  twoPhase?: 'auto' | 'always' | 'never';
 }
 
 /** How the regions run: on worker threads, or one after the other on the calling thread. */
 export type ParallelMode = 'workers' | 'in-thread';
 
 let warnedFallback = false;
+
+/** Regions from which a frame classifies the changed boxes once, in parallel, before the regions run. */
+const MASKED_MIN_REGIONS = 4;
+/** Changed slots below which one phase is cheaper than the extra hand-off of a second. */
+const MASKED_MIN_SLOTS = 4096;
 
 /**
  * Region-parallel sweep and prune on worker threads. Implements the `Broadphase` contract of
@@ -93,8 +108,11 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
   private readonly rebalanceAt: number;
   private readonly layoutInterval: number;
   private readonly minBoxesPerRegion: number;
+  private readonly twoPhase: 'auto' | 'always' | 'never';
   private readonly validateEachUpdate: boolean;
   private dirty: Int32Array;
+  /** Per entry of the frame's slot list, its regions as bits (the two-phase frame, see H_MASKED). */
+  private masks: Uint32Array;
   private dirtyFlag: Uint8Array;
   private dirtyCount = 0;
   private readonly header: Int32Array;
@@ -129,6 +147,12 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     if (!(this.rebalanceAt >= 1)) throw new RangeError(`${name}: rebalanceAt must be >= 1`);
     if (!(this.layoutInterval >= 1)) throw new RangeError(`${name}: layoutInterval must be >= 1`);
     if (!(this.minBoxesPerRegion >= 1)) throw new RangeError(`${name}: minBoxesPerRegion must be >= 1`);
+    this.twoPhase = o.twoPhase ?? 'auto';
+    if (this.twoPhase !== 'auto' && this.twoPhase !== 'always' && this.twoPhase !== 'never') {
+      throw new RangeError(
+        `${name}: twoPhase must be 'auto', 'always' or 'never', got ${String(o.twoPhase)}`,
+      );
+    }
     this.validateEachUpdate = o.validate ?? false;
     const regions = o.pool?.size ?? o.workers ?? Math.min(hardwareThreads(), 8);
     this.regionCount = regions;
@@ -156,6 +180,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.store.alive = this.sharedCopy(this.store.alive) as Uint8Array;
     const capacity = this.store.capacity;
     this.dirty = new Int32Array(makeBuffer(4 * capacity, this.shared));
+    this.masks = new Uint32Array(makeBuffer(4 * capacity, this.shared));
     this.dirtyFlag = new Uint8Array(capacity);
     this.header = new Int32Array(makeBuffer(4 * headerWords(regions), this.shared));
     this.timings = new Float64Array(makeBuffer(8 * regions, this.shared));
@@ -277,12 +302,14 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
         "ParallelSweepAndPrune.update: a browser's main thread cannot block; use `await updateAsync()`",
       );
     }
-    this.prepare();
+    const masked = this.prepare();
     if (this.pool) {
+      if (masked) this.pool.run(CMD_CLASSIFY, this.id, this.regionCount);
       this.pool.run(CMD_FRAME, this.id, this.regionCount);
       const overflow = this.growOutputs();
       if (overflow > 0) this.resendSync();
     } else {
+      if (masked) for (const runner of this.runners) runner.classify();
       for (const runner of this.runners) runner.frame();
       this.growOutputs();
     }
@@ -296,9 +323,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
       this.update();
       return;
     }
-    this.prepare();
+    const masked = this.prepare();
     this.inFlight = true;
     try {
+      if (masked) await this.pool.runAsync(CMD_CLASSIFY, this.id, this.regionCount);
       await this.pool.runAsync(CMD_FRAME, this.id, this.regionCount);
       if (this.growOutputs() > 0) {
         for (let r = 0; r < this.regionCount; r++) {
@@ -387,11 +415,15 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
       timings: this.timings.buffer,
       regions: this.regions.buffer,
       out: this.outs[r].buffer,
+      masks: this.masks.buffer,
     };
   }
 
-  /** Hands changed buffers to the regions, decides the layout and fills the frame header. */
-  private prepare(): void {
+  /**
+   * Hands changed buffers to the regions, decides the layout and fills the frame header; returns
+   * whether the frame runs in two phases (classify, then the regions).
+   */
+  private prepare(): boolean {
     const count = this.store.count;
     const enough = count >= this.minBoxesPerRegion * this.regionCount && this.regionCount > 1;
     let relayout = false;
@@ -412,10 +444,19 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.updatesSinceLayout++;
     this.header[H_DIRTY] = this.dirtyCount;
     this.header[H_USED] = this.store.used;
+    // Two phases pay when many regions would each read every changed box (see H_MASKED).
+    const listed = this.header[H_FULL] === 1 ? this.store.used : this.dirtyCount;
+    const masked =
+      this.layoutSplit &&
+      this.regionCount <= 32 &&
+      this.twoPhase !== 'never' &&
+      (this.twoPhase === 'always' || (this.regionCount >= MASKED_MIN_REGIONS && listed >= MASKED_MIN_SLOTS));
+    this.header[H_MASKED] = masked ? 1 : 0;
     if (this.buffersChanged) {
       this.buffersChanged = false;
       for (let r = 0; r < this.regionCount; r++) this.sendBuffers(r);
     }
+    return masked;
   }
 
   private sendBuffers(r: number): void {
@@ -485,6 +526,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     const dirty = new Int32Array(makeBuffer(4 * capacity, this.shared));
     dirty.set(this.dirty.subarray(0, this.dirtyCount));
     this.dirty = dirty;
+    this.masks = new Uint32Array(makeBuffer(4 * capacity, this.shared));
     this.dirtyFlag = growArray(this.dirtyFlag, capacity);
     this.buffersChanged = true;
   }

@@ -13,8 +13,12 @@
  * region holds it), so each pair comes out exactly once, whatever the number of regions.
  *
  * Each frame the runner reads the changed slots from shared memory, decides membership against its
- * bounds, feeds its SweepAndPrune with remove / moveMany / insert, updates it, and writes the pairs
- * that began and ended in the region (as global slots) into its output buffer.
+ * bounds, feeds its SweepAndPrune with remove / insert / the members' new bounds, updates it, and
+ * writes the pairs that began and ended in the region (as global slots) into its output buffer. With
+ * many regions, deciding membership by reading every changed box in every region costs each region
+ * as much as the whole scene's bounds; a frame then runs in two phases — the sort-by-destination step
+ * of parallel particle codes: each worker first classifies its share of the changed boxes against all
+ * regions (one bit per region), and each region then reads only the bits and its own boxes.
  */
 import { growArray } from '../../growArray.js';
 import { SLOT_MASK } from '../proxies.js';
@@ -23,6 +27,7 @@ import type { Dimensions } from '../types.js';
 import {
   H_DIRTY,
   H_FULL,
+  H_MASKED,
   H_REGION_MEMBERS,
   H_USED,
   HEADER_WORDS,
@@ -69,6 +74,9 @@ export class RegionRunner {
   private timings!: Float64Array;
   private regions!: Float64Array;
   private out!: Int32Array;
+  private masks!: Uint32Array;
+  /** Milliseconds of this frame's classification phase (counted in the region's time). */
+  private classifyMs = 0;
   /** Global slot → local handle (−1: not a member). */
   private localOf = new Int32Array(64).fill(-1);
   /** Local slot → global slot (kept after a local removal, so ended pairs still map). */
@@ -97,6 +105,7 @@ export class RegionRunner {
     this.timings = new Float64Array(b.timings);
     this.regions = new Float64Array(b.regions);
     this.out = new Int32Array(b.out);
+    this.masks = new Uint32Array(b.masks);
     const capacity = this.alive.length;
     if (this.localOf.length < capacity) {
       const grown = new Int32Array(capacity).fill(-1);
@@ -108,6 +117,46 @@ export class RegionRunner {
   /** Boxes this region holds (its own and its ghosts). */
   get members(): number {
     return this.local.count;
+  }
+
+  /**
+   * First phase of a two-phase frame: for this runner's share of the frame's slot list (the share
+   * numbered like its region), the bit set of regions each box's (closed) bounds overlap, into `masks`.
+   */
+  classify(): void {
+    const t0 = now();
+    const d = this.dimensions;
+    const s = this.stride;
+    const h = this.header;
+    const full = h[H_FULL] === 1;
+    const count = full ? h[H_USED] : h[H_DIRTY];
+    const reg = this.regions;
+    const regions = reg.length / s;
+    const start = Math.floor((count * this.region) / regions);
+    const end = Math.floor((count * (this.region + 1)) / regions);
+    const b = this.bounds;
+    const alive = this.alive;
+    const dirty = this.dirty;
+    const masks = this.masks;
+    for (let i = start; i < end; i++) {
+      const slot = full ? i : dirty[i];
+      let mask = 0;
+      if (alive[slot] === 1) {
+        const o = slot * s;
+        const x0 = b[o];
+        const y0 = b[o + 1];
+        const x1 = b[o + d];
+        const y1 = b[o + d + 1];
+        for (let r = 0; r < regions; r++) {
+          const ro = r * s;
+          if (x0 <= reg[ro + d] && x1 >= reg[ro] && y0 <= reg[ro + d + 1] && y1 >= reg[ro + 1]) {
+            if (d === 2 || (b[o + 2] <= reg[ro + 5] && b[o + 5] >= reg[ro + 2])) mask |= 1 << r;
+          }
+        }
+      }
+      masks[i] = mask;
+    }
+    this.classifyMs = now() - t0;
   }
 
   /** Brings the region up to date with the changed slots and writes its pair changes. */
@@ -132,12 +181,19 @@ export class RegionRunner {
     const x1 = reg[ro + d];
     const y1 = reg[ro + d + 1];
     const z1 = d === 3 ? reg[ro + 5] : Number.POSITIVE_INFINITY;
+    const masked = h[H_MASKED] === 1;
+    const masks = this.masks;
+    const bit = this.region;
     for (let i = 0; i < count; i++) {
       const slot = full ? i : dirty[i];
       const o = slot * s;
-      // Closed intervals: a box touching the border belongs to both sides.
-      let inside = alive[slot] === 1 && b[o] <= x1 && b[o + d] >= x0 && b[o + 1] <= y1 && b[o + d + 1] >= y0;
-      if (d === 3 && inside) inside = b[o + 2] <= z1 && b[o + 5] >= z0;
+      let inside: boolean;
+      if (masked) inside = ((masks[i] >>> bit) & 1) === 1;
+      else {
+        // Closed intervals: a box touching the border belongs to both sides.
+        inside = alive[slot] === 1 && b[o] <= x1 && b[o + d] >= x0 && b[o + 1] <= y1 && b[o + d + 1] >= y0;
+        if (d === 3 && inside) inside = b[o + 2] <= z1 && b[o + 5] >= z0;
+      }
       const member = localOf[slot];
       if (inside) {
         if (member >= 0) local.moveFrom(member & SLOT_MASK, b, o);
@@ -157,7 +213,7 @@ export class RegionRunner {
     local.update();
     h[HEADER_WORDS + REGION_STAT_WORDS * this.region + H_REGION_MEMBERS] = this.local.count;
     this.writeOutput();
-    this.timings[this.region + T_REGION_MS] = now() - t0;
+    this.timings[this.region + T_REGION_MS] = (masked ? this.classifyMs : 0) + now() - t0;
   }
 
   /**

@@ -46,6 +46,11 @@ export const CMD_DRAIN = 2;
 export const CMD_RESEND = 3;
 /** Command: stop. */
 export const CMD_EXIT = 4;
+/**
+ * Command: find which regions each changed slot of this worker's share of the frame's list belongs to
+ * (the first phase of a two-phase frame, see {@link H_MASKED}).
+ */
+export const CMD_CLASSIFY = 5;
 
 export const STATUS_RUNNING = 0;
 export const STATUS_FAILED = 1;
@@ -59,6 +64,12 @@ export const H_DIRTY = 0;
 export const H_USED = 1;
 /** 1 when the region layout changed: every used slot is looked at, not only the changed ones. */
 export const H_FULL = 2;
+/**
+ * 1 when the frame runs in two phases: first every worker classifies its share of the listed slots
+ * against all regions (one bit per region in `masks`), then each region reads only the bits — so each
+ * box's bounds are read by one worker, not by every region (up to 32 regions).
+ */
+export const H_MASKED = 3;
 /** Int32 words of the header before the per-region statistics. */
 export const HEADER_WORDS = 4;
 /** Per region, after {@link HEADER_WORDS}: boxes held (its own and its ghosts) after the last frame. */
@@ -95,6 +106,8 @@ export interface InstanceBuffers {
   regions: ArrayBufferLike;
   /** This region's output (int32). */
   out: ArrayBufferLike;
+  /** Per entry of the frame's slot list, the regions the box belongs to, one bit each (uint32). */
+  masks: ArrayBufferLike;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   C_READY,
   C_SEQ,
   C_STATUS,
+  CMD_CLASSIFY,
   CMD_DRAIN,
   CMD_EXIT,
   CMD_FRAME,
@@ -199,7 +200,8 @@ function loop(): void {
         // A worker that never answers (test hook).
         if (crashNext === 'hang') for (;;) {}
         runner.frame();
-      } else if (cmd === CMD_RESEND) runner.writeOutput();
+      } else if (cmd === CMD_CLASSIFY) runner.classify();
+      else if (cmd === CMD_RESEND) runner.writeOutput();
       else throw new Error(`unknown command ${cmd}`);
     } catch (error) {
       fail(STATUS_FAILED, error);
