@@ -251,6 +251,7 @@ export class ProxyStore {
       throw new RangeError(`${this.owner}.${where}: bounds has ${bounds.length} numbers, need ${count * s}`);
     }
     const typed = bounds instanceof Float64Array && handles instanceof Int32Array;
+    if (typed && this.wellFormedBatch(handles, bounds, count)) return count;
     for (let i = 0; i < count; i++) {
       const o = i * s;
       let ok = typed;
@@ -282,6 +283,49 @@ export class ProxyStore {
       }
     }
     return count;
+  }
+
+  /**
+   * Whether every one of `count` handles is live and every box finite with min ≤ max: the per-frame
+   * fast path of {@link checkMany}, one pass for the handles and one for the bounds, branch-free (the
+   * verdict is accumulated), so a well-formed batch costs no mispredicted branch. When it says no, the
+   * caller's loop finds and names the first bad entry.
+   */
+  private wellFormedBatch(handles: Int32Array, bounds: Float64Array, count: number): boolean {
+    const used = this.used;
+    const alive = this.alive;
+    const live = this.handles;
+    if (used === 0) return count === 0;
+    let bad = 0;
+    for (let i = 0; i < count; i++) {
+      const h = handles[i];
+      // Clamped so a bad handle reads a real element (out-of-range reads would deoptimise the loop).
+      const slot = Math.min(h & SLOT_MASK, used - 1);
+      bad |= (h < 0 ? 1 : 0) | (alive[slot] ^ 1) | (live[slot] !== h ? 1 : 0);
+    }
+    if (this.dimensions === 3) {
+      for (let o = 0, end = 6 * count; o < end; o += 6) {
+        const x0 = bounds[o];
+        const y0 = bounds[o + 1];
+        const z0 = bounds[o + 2];
+        const x1 = bounds[o + 3];
+        const y1 = bounds[o + 4];
+        const z1 = bounds[o + 5];
+        // x - x is 0 exactly for finite x (NaN for NaN and ±Infinity); NaN fails every <=.
+        const fine = x0 - x0 + (y0 - y0) + (z0 - z0) + (x1 - x1) + (y1 - y1) + (z1 - z1) === 0;
+        bad |= (fine ? 0 : 1) | (x0 <= x1 ? 0 : 1) | (y0 <= y1 ? 0 : 1) | (z0 <= z1 ? 0 : 1);
+      }
+    } else {
+      for (let o = 0, end = 4 * count; o < end; o += 4) {
+        const x0 = bounds[o];
+        const y0 = bounds[o + 1];
+        const x1 = bounds[o + 2];
+        const y1 = bounds[o + 3];
+        const fine = x0 - x0 + (y0 - y0) + (x1 - x1) + (y1 - y1) === 0;
+        bad |= (fine ? 0 : 1) | (x0 <= x1 ? 0 : 1) | (y0 <= y1 ? 0 : 1);
+      }
+    }
+    return bad === 0;
   }
 
   /** The slot of a live handle; throws naming `where` for anything else. */

@@ -181,3 +181,59 @@ describe('moveMany validates count and handles before anything changes', () => {
     });
   }
 });
+
+describe('moveMany with typed arrays (the per-frame fast path) names the first bad entry, changes nothing', () => {
+  for (const d of [2, 3] as const) {
+    for (const make of [
+      () => new SweepAndPrune({ dimensions: d }),
+      () => new Octree({ dimensions: d }),
+      () => new BruteForce({ dimensions: d }),
+    ]) {
+      it(`${make().constructor.name}, ${d}-D`, () => {
+        const bp = make();
+        const s = 2 * d;
+        const n = 40;
+        const handles = new Int32Array(n);
+        const start = new Float64Array(n * s);
+        for (let i = 0; i < n; i++) {
+          for (let k = 0; k < d; k++) {
+            start[i * s + k] = 3 * i + k;
+            start[i * s + d + k] = 3 * i + k + 1;
+          }
+          handles[i] = bp.insert(start.subarray(i * s, i * s + s));
+        }
+        bp.update();
+        const gone = bp.insert(start.subarray(0, s));
+        bp.update();
+        bp.remove(gone);
+        bp.update();
+        // Every box moved onto the first: all would overlap, if any of it were taken.
+        const onto = new Float64Array(n * s);
+        for (let i = 0; i < n; i++) onto.set(start.subarray(0, s), i * s);
+        const cases: Array<[string, (h: Int32Array, b: Float64Array) => void, RegExp]> = [
+          ['stale handle', (h) => (h[17] = gone), /unknown or was removed/],
+          ['slot past the used ones', (h) => (h[17] = 1 << 19), /unknown or was removed/],
+          ['negative handle', (h) => (h[17] = -5), /is not a handle/],
+          ['NaN', (_, b) => (b[17 * s + 1] = Number.NaN), new RegExp(`bounds\\[${17 * s + 1}\\] is NaN`)],
+          ['Infinity', (_, b) => (b[17 * s + d] = Number.POSITIVE_INFINITY), /is Infinity/],
+          [
+            'min > max',
+            (_, b) => (b[17 * s + d - 1] = 1e9),
+            new RegExp(`box 17 has min > max on axis ${d - 1}`),
+          ],
+        ];
+        for (const [what, spoil, message] of cases) {
+          const h = handles.slice();
+          const b = onto.slice();
+          spoil(h, b);
+          expect(() => bp.moveMany(h, b), what).toThrow(message);
+          bp.update();
+          expect(bp.pairCount, what).toBe(0);
+        }
+        bp.moveMany(handles, onto);
+        bp.update();
+        expect(bp.pairCount).toBe((n * (n - 1)) / 2);
+      });
+    }
+  }
+});
