@@ -128,6 +128,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
   private readonly members: Int32Array;
   /** 1 for a region whose output buffer grew and must be written again. */
   private readonly resend = new Uint8Array(256);
+  /** 1 for a region whose pair changes of this frame are already in the pair set. */
+  private readonly merged = new Uint8Array(256);
+  /** Merges one region's output as its worker finishes (made once: no closure per frame). */
+  private readonly mergeEach = (r: number): void => this.mergeRegion(r);
   /** Imbalance measured right after the last layout (what the layout could do). */
   private baseline = 1;
 
@@ -305,7 +309,8 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     const masked = this.prepare();
     if (this.pool) {
       if (masked) this.pool.run(CMD_CLASSIFY, this.id, this.regionCount);
-      this.pool.run(CMD_FRAME, this.id, this.regionCount);
+      // Each region's pair changes are merged as soon as it is done, while slower ones still run.
+      this.pool.run(CMD_FRAME, this.id, this.regionCount, 0, this.mergeEach);
       const overflow = this.growOutputs();
       if (overflow > 0) this.resendSync();
     } else {
@@ -424,6 +429,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    * whether the frame runs in two phases (classify, then the regions).
    */
   private prepare(): boolean {
+    this.merged.fill(0, 0, this.regionCount);
     const count = this.store.count;
     const enough = count >= this.minBoxesPerRegion * this.regionCount && this.regionCount > 1;
     let relayout = false;
@@ -493,16 +499,31 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     }
   }
 
+  /**
+   * Adds region r's pair changes of this frame to the pair set, once, if its output buffer held them
+   * (else after the buffer grew and the region wrote them again). The pair set's lists do not depend
+   * on the order of the regions' changes: each pair's count is a sum, and finalize sorts.
+   */
+  private mergeRegion(r: number): void {
+    if (this.merged[r] === 1) return;
+    const out = this.outs[r];
+    const nb = out[OUT_BEGAN];
+    const ne = out[OUT_ENDED];
+    if (OUT_PAIRS + 2 * (nb + ne) > out.length) return;
+    const pairs = this.pairSet;
+    let i = OUT_PAIRS;
+    for (let p = 0; p < nb; p++, i += 2) pairs.increment(out[i], out[i + 1]);
+    for (let p = 0; p < ne; p++, i += 2) pairs.decrement(out[i], out[i + 1]);
+    this.merged[r] = 1;
+  }
+
   /** Merges the regions' pair changes, closes the update and checks the balance. */
   private finish(): void {
     const pairs = this.pairSet;
     for (let r = 0; r < this.regionCount; r++) {
-      const out = this.outs[r];
-      const nb = out[OUT_BEGAN];
-      const ne = out[OUT_ENDED];
-      let i = OUT_PAIRS;
-      for (let p = 0; p < nb; p++, i += 2) pairs.increment(out[i], out[i + 1]);
-      for (let p = 0; p < ne; p++, i += 2) pairs.decrement(out[i], out[i + 1]);
+      this.mergeRegion(r);
+      if (this.merged[r] !== 1) throw new Error(`ParallelSweepAndPrune: region ${r}'s output was lost`);
+      this.merged[r] = 0;
     }
     pairs.finalize(this.store.handles, this.store.tags);
     this.store.recycle();

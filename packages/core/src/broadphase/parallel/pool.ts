@@ -184,10 +184,13 @@ export class WorkerPool {
   }
 
   /**
-   * Runs `cmd` with `arg` on workers `0 ... count - 1` and blocks until all have acknowledged.
-   * Throws if a worker failed, exited or did not answer within `timeoutMs`.
+   * Runs `cmd` with `arg` on workers `first ... first + count - 1` and blocks until all have
+   * acknowledged. `onEach(w)`, when given, is called on this thread as soon as worker `w` has
+   * acknowledged, in worker order, while the later workers may still run (the caller's share of the
+   * work overlaps theirs). Throws if a worker failed, exited or did not answer within `timeoutMs`, or
+   * what `onEach` threw, once every worker has acknowledged.
    */
-  run(cmd: number, arg: number, count: number, first = 0): void {
+  run(cmd: number, arg: number, count: number, first = 0, onEach?: (w: number) => void): void {
     this.enter();
     try {
       const deadline = now() + this.timeoutMs;
@@ -196,7 +199,19 @@ export class WorkerPool {
         if (n > 0) this.waitSync(w, this.issue(w, CMD_DRAIN, n), deadline);
       }
       for (let w = first; w < first + count; w++) this.issue(w, cmd, arg);
-      for (let w = first; w < first + count; w++) this.waitSync(w, this.sequence[w], deadline);
+      let thrown: unknown = null;
+      for (let w = first; w < first + count; w++) {
+        this.waitSync(w, this.sequence[w], deadline);
+        if (onEach && thrown === null) {
+          try {
+            onEach(w);
+          } catch (error) {
+            // Every worker is waited for before the pool can take the next command.
+            thrown = error ?? new Error('WorkerPool.run: onEach threw');
+          }
+        }
+      }
+      if (thrown !== null) throw thrown;
     } finally {
       this.busy = false;
     }
