@@ -10,6 +10,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ParallelSweepAndPrune, WorkerPool } from '../../src/broadphase/parallel/index.js';
 import { imbalance, RegionLayout } from '../../src/broadphase/parallel/layout.js';
+import { CMD_DRAIN } from '../../src/broadphase/parallel/shared.js';
 import { type Dimensions, SweepAndPrune } from '../../src/index.js';
 import { rng } from '../support/rng.js';
 import { sharedPool, workerUrl } from './parallelWorker.js';
@@ -311,6 +312,26 @@ describe('ParallelSweepAndPrune threads', () => {
     expect(() => bp.update()).toThrow(/used after dispose/);
     expect(() => bp.insert([0, 0, 1, 1])).toThrow(/used after dispose/);
     bp.dispose(); // twice is fine
+  });
+
+  it('WorkerPool.run calls onEach after each acknowledgement, in order, and survives a throwing one', () => {
+    const pool = new WorkerPool({ workers: 3, workerUrl: workerUrl() });
+    const seen: number[] = [];
+    // A command every worker answers without work (read no messages, go on waiting).
+    pool.run(CMD_DRAIN, 0, 3, 0, (w) => seen.push(w));
+    expect(seen).toEqual([0, 1, 2]);
+    seen.length = 0;
+    expect(() =>
+      pool.run(CMD_DRAIN, 0, 3, 0, (w) => {
+        seen.push(w);
+        if (w === 0) throw new Error('from onEach');
+      }),
+    ).toThrow('from onEach');
+    // The first throw stops the calls, every worker is still waited for, and the pool goes on.
+    expect(seen).toEqual([0]);
+    pool.run(CMD_DRAIN, 0, 3, 0, (w) => seen.push(w));
+    expect(seen).toEqual([0, 0, 1, 2]);
+    pool.dispose();
   });
 
   it('a shared pool outlives the broadphases that use it', () => {
