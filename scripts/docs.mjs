@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `pnpm docs`: the API reference of every published entry point, generated from the TSDoc comments by
+ * `pnpm run docs`: the API reference of every published entry point, generated from the TSDoc comments by
  * TypeDoc into docs/api (gitignored). The entry points come from each package's `exports` map and tsup
  * config (an `exports` subpath `./parallel` → `dist/parallel.js` → tsup entry `parallel` → its source
  * file), so entry points added later are documented without touching this script; each becomes a module

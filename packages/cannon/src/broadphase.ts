@@ -189,6 +189,7 @@ export class SieveBroadphase extends Broadphase {
     return this.specials;
   }
 
+  /** cannon's `Broadphase.setWorld`: binds this broadphase to `world` (forgetting any other world's proxies). */
   override setWorld(world: World): void {
     if (this.world === world) return;
     this.detach();
@@ -202,6 +203,10 @@ export class SieveBroadphase extends Broadphase {
     this.clear();
   }
 
+  /**
+   * cannon's `Broadphase.collisionPairs`: pushes the pairs of bodies whose bounds overlap onto `p1` and
+   * `p2` (entry for entry), the pairs and their order those of cannon's own broadphase.
+   */
   override collisionPairs(world: World, p1: Body[], p2: Body[]): void {
     if (this.world !== world) this.setWorld(world);
     const bodies = world.bodies;

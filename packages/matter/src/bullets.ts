@@ -53,11 +53,13 @@ export type BulletResponse = 'stop' | 'bounce';
 export interface BulletHit {
   /** Fraction of the update at the contact, in [0, 1]. */
   t: number;
-  /** Unit contact normal, from the bullet towards the other body. */
+  /** Unit contact normal, from the bullet towards the other body: x component. */
   normalX: number;
+  /** Unit contact normal: y component. */
   normalY: number;
-  /** Contact point (world). */
+  /** Contact point (world): x. */
   pointX: number;
+  /** Contact point (world): y. */
   pointY: number;
   /** The part of the other body that was hit (the body itself unless compound). */
   part: MatterBodyLike;

@@ -168,6 +168,7 @@ export class SieveDetector {
     return this.currentMode;
   }
 
+  /** Switches between Sieve's detector and stock's (`'sieve'` or `'stock'`, else a RangeError). */
   set mode(mode: DetectorMode) {
     checkMode(mode, 'SieveDetector.mode');
     if (mode === this.currentMode) return;

@@ -58,6 +58,7 @@ export function getBulletSystem(world: World): BulletSystem | null {
 
 /** The bullets of one world and the per-step sweep. */
 export class BulletSystem {
+  /** The world whose bullets this system sweeps. */
   readonly world: World;
   /** What the last internal step did. */
   readonly stats: BulletStepStats = { bullets: 0, swept: 0, candidates: 0, tests: 0, hits: 0 };

@@ -210,9 +210,13 @@ const IDLE: CcdMotion = {
  */
 export function motionFromPoses<
   T extends CcdMotion & {
+    /** Written: the start position `p0`. */
     position: WritableArrayLike;
+    /** Written: the start orientation `q0`, normalized. */
     quaternion: WritableArrayLike;
+    /** Written: `(p1 − p0) / dt`. */
     linearVelocity: WritableArrayLike;
+    /** Written: the constant angular velocity that turns `q0` into `q1` in `dt`. */
     angularVelocity: WritableArrayLike;
   },
 >(
@@ -276,7 +280,12 @@ export function motionFromPoses<
  * `angle`/`angularVelocity` fields; returns `out`.
  */
 export function motion2FromPoses<
-  T extends CcdMotion2D & { position: WritableArrayLike; linearVelocity: WritableArrayLike },
+  T extends CcdMotion2D & {
+    /** Written: the start position `p0`. */
+    position: WritableArrayLike;
+    /** Written: `(p1 − p0) / dt`. */
+    linearVelocity: WritableArrayLike;
+  },
 >(out: T, p0: ArrayLike<number>, angle0: number, p1: ArrayLike<number>, angle1: number, dt: number): T {
   const fn = 'motion2FromPoses';
   checkFiniteArray(fn, 'p0', p0, 2);

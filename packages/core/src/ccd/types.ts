@@ -14,7 +14,9 @@ import type { MeshBVH } from '../bvh/MeshBVH.js';
 
 /** A sphere of `radius` centred at `offset` (default the body's centre) in its body's frame. */
 export interface CcdSphere {
+  /** Tells the shapes apart: `'sphere'`. */
   readonly kind: 'sphere';
+  /** Radius in world units (finite, ≥ 0). */
   radius: number;
   /** Centre in the body's local frame (3 numbers); default (0, 0, 0). */
   offset?: ArrayLike<number>;
@@ -22,7 +24,9 @@ export interface CcdSphere {
 
 /** A box of `halfExtents` (3 numbers ≥ 0), centred at `offset` and turned by `orientation` in its body. */
 export interface CcdBox {
+  /** Tells the shapes apart: `'box'`. */
   readonly kind: 'box';
+  /** Half the box's edge along each of its local axes (3 finite numbers ≥ 0). */
   halfExtents: ArrayLike<number>;
   /** Centre in the body's local frame (3 numbers); default (0, 0, 0). */
   offset?: ArrayLike<number>;
@@ -35,7 +39,9 @@ export interface CcdBox {
  * placed in the body by `offset` and `orientation` (rigid: bake any scale into the vertices).
  */
 export interface CcdMesh {
+  /** Tells the shapes apart: `'mesh'`. */
   readonly kind: 'mesh';
+  /** The mesh's triangles, in its own vertex frame, with their bounding volume hierarchy. */
   bvh: MeshBVH;
   /** Origin of the mesh's vertex frame in the body's local frame; default (0, 0, 0). */
   offset?: ArrayLike<number>;
@@ -48,16 +54,23 @@ export type CcdShape = CcdSphere | CcdBox | CcdMesh;
 
 /** A circle of `radius` at `offset` (2 numbers, default (0, 0)) in its body's frame. */
 export interface CcdCircle {
+  /** Tells the shapes apart: `'circle'`. */
   readonly kind: 'circle';
+  /** Radius in world units (finite, ≥ 0). */
   radius: number;
+  /** Centre in the body's local frame (2 numbers); default (0, 0). */
   offset?: ArrayLike<number>;
 }
 
 /** A rectangle of `halfExtents` (2 numbers), at `offset` and turned by `angle` (radians) in its body. */
 export interface CcdBox2D {
+  /** Tells the shapes apart: `'box'`. */
   readonly kind: 'box';
+  /** Half the rectangle's width and height along its local axes (2 finite numbers ≥ 0). */
   halfExtents: ArrayLike<number>;
+  /** Centre in the body's local frame (2 numbers); default (0, 0). */
   offset?: ArrayLike<number>;
+  /** Rotation relative to the body in radians, counter-clockwise; default 0. */
   angle?: number;
 }
 
@@ -71,16 +84,23 @@ export type CcdShape2D = CcdCircle | CcdBox2D;
  * a world-frame vector in radians per unit time (cannon-es `body.angularVelocity`).
  */
 export interface CcdMotion {
+  /** The body's rotation centre at the start of the frame (3 numbers, world frame). */
   position: ArrayLike<number>;
+  /** The body's orientation at the start of the frame, `[x, y, z, w]` (not zero; normalized here). */
   quaternion: ArrayLike<number>;
+  /** Constant velocity of `position` over the frame (3 numbers, units per unit time). */
   linearVelocity: ArrayLike<number>;
+  /** Constant angular velocity over the frame (3 numbers, world frame, radians per unit time). */
   angularVelocity: ArrayLike<number>;
 }
 
 /** A 2-D body's motion over a frame (matter-js: `position`, `angle`, velocities per unit time). */
 export interface CcdMotion2D {
+  /** The body's rotation centre at the start of the frame (2 numbers, world frame). */
   position: ArrayLike<number>;
+  /** The body's angle at the start of the frame, radians counter-clockwise. */
   angle: number;
+  /** Constant velocity of `position` over the frame (2 numbers, units per unit time). */
   linearVelocity: ArrayLike<number>;
   /** Radians per unit time, counter-clockwise. */
   angularVelocity: number;
@@ -88,9 +108,13 @@ export interface CcdMotion2D {
 
 /** A reusable 3-D motion with zero velocities at the origin (typed arrays you fill each frame). */
 export function createMotion(): {
+  /** Rotation centre at the frame's start (3 numbers); (0, 0, 0) until you fill it. */
   position: Float64Array;
+  /** Orientation `[x, y, z, w]` at the frame's start; identity until you fill it. */
   quaternion: Float64Array;
+  /** Velocity over the frame (3 numbers, units per unit time); zero until you fill it. */
   linearVelocity: Float64Array;
+  /** Angular velocity over the frame (3 numbers, radians per unit time, world frame); zero at first. */
   angularVelocity: Float64Array;
 } {
   const quaternion = new Float64Array(4);
@@ -105,9 +129,13 @@ export function createMotion(): {
 
 /** A reusable 2-D motion (angle and angular velocity 0). */
 export function createMotion2D(): {
+  /** Rotation centre at the frame's start (2 numbers); (0, 0) until you fill it. */
   position: Float64Array;
+  /** Angle at the frame's start, radians counter-clockwise; 0 at first. */
   angle: number;
+  /** Velocity over the frame (2 numbers, units per unit time); zero until you fill it. */
   linearVelocity: Float64Array;
+  /** Angular velocity over the frame, radians per unit time counter-clockwise; 0 at first. */
   angularVelocity: number;
 } {
   return { position: new Float64Array(2), angle: 0, linearVelocity: new Float64Array(2), angularVelocity: 0 };
@@ -167,13 +195,21 @@ export interface TimeOfImpactResult {
 
 /** Result of {@link timeOfImpact2D}. Same fields as {@link TimeOfImpactResult}, with 2-D vectors. */
 export interface TimeOfImpactResult2D {
+  /** {@link TOI_SEPARATED}, {@link TOI_HIT}, {@link TOI_OVERLAP} or {@link TOI_ITERATION_LIMIT}. */
   status: number;
+  /** Fraction of the frame in [0, 1] (1 when separated). */
   t: number;
+  /** Unit contact normal from A towards B at time t (2 numbers). */
   normal: Float64Array;
+  /** Contact point: midway between the closest points of A and B at time t (2 numbers). */
   point: Float64Array;
+  /** Closest point of A at time t (2 numbers). */
   pointA: Float64Array;
+  /** Closest point of B at time t (2 numbers). */
   pointB: Float64Array;
+  /** Distance between the shapes at time t (≥ 0), or minus the penetration depth for an overlap. */
   distance: number;
+  /** Conservative-advancement steps taken. */
   iterations: number;
 }
 

@@ -98,8 +98,9 @@ export interface OctreeStats {
   atRoot: number;
   /** Candidate pairs (fat boxes overlapping). */
   candidates: number;
-  /** Centre and half width of the root cell. */
+  /** Centre of the root cell. */
   rootCenter: number[];
+  /** Half width of the root cell. */
   rootHalfSize: number;
 }
 
@@ -130,6 +131,7 @@ export class Octree extends OctreeInvariants {
   readonly margin: number;
   /** Share of refreshed proxies above which an update rebuilds every candidate. */
   readonly rebuildShare: number;
+  /** The `validate` option: check every invariant after each update. */
   protected readonly validateEachUpdate: boolean;
   /** Children per inner node: 2^D. */
   protected readonly fanout: number;

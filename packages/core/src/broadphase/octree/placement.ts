@@ -12,6 +12,7 @@ import { OctreeStore } from './store.js';
 
 /** Placement layer of `Octree`. */
 export abstract class OctreePlacement extends OctreeStore {
+  /** Queues a slot for the next update (once). */
   protected markDirty(slot: number): void {
     if ((this.flag[slot] & DIRTY) === 0) {
       this.flag[slot] |= DIRTY;
@@ -19,6 +20,7 @@ export abstract class OctreePlacement extends OctreeStore {
     }
   }
 
+  /** Queues a slot whose fat box changed: it queries the tree for candidates at the next update. */
   protected markRefat(slot: number): void {
     if ((this.flag[slot] & REFAT) === 0) {
       this.flag[slot] |= REFAT;
@@ -265,6 +267,7 @@ export abstract class OctreePlacement extends OctreeStore {
     }
   }
 
+  /** Whether leaf n may split into 2^D children: under `maxDepth`, and its children's cells still resolvable at their coordinates. */
   protected canSplit(n: number): boolean {
     let depth = 0;
     for (let m = this.parent[n]; m !== NONE; m = this.parent[m]) depth++;
@@ -498,6 +501,7 @@ export abstract class OctreePlacement extends OctreeStore {
     }
   }
 
+  /** A block of 2^D fresh child nodes (a freed one if any); returns its first node. */
   protected allocBlock(): number {
     const F = this.fanout;
     this.liveNodes += F;
@@ -512,6 +516,7 @@ export abstract class OctreePlacement extends OctreeStore {
     return first;
   }
 
+  /** Returns the block of 2^D children starting at `first` to the free list, emptying their segments. */
   protected freeBlock(first: number): void {
     const F = this.fanout;
     for (let c = first; c < first + F; c++) {

@@ -33,11 +33,13 @@ export abstract class OctreeStore extends PairedBroadphase {
   protected abstract readonly scratch: Float64Array;
 
   // Every per-node array is sized in growNodes, from empty.
+  /** Nodes the per-node arrays have room for. */
   protected nodeCapacity = 0;
 
   /** Nodes ever handed out (every node index is below it). */
   protected nodesUsed = 1;
 
+  /** Nodes in the tree now (the root included; freed blocks excluded). */
   protected liveNodes = 1;
 
   /** Cell centre, D per node. */
@@ -55,11 +57,13 @@ export abstract class OctreeStore extends PairedBroadphase {
   /** First child (the block of 2^D), or NONE for a leaf. */
   protected child = new Int32Array(0);
 
+  /** Parent node, or NONE for the root. */
   protected parent = new Int32Array(0);
 
   /** First item of the node's segment in the pool, and the segment's size (0: none). */
   protected start = new Int32Array(0);
 
+  /** Items the node's segment has room for (its capacity in the pool). */
   protected segment = new Int32Array(0);
 
   /** Proxies in the node itself (the first `own` items of its segment). */
@@ -74,13 +78,16 @@ export abstract class OctreeStore extends PairedBroadphase {
   /** 1 for a node on the free list. */
   protected freed = new Uint8Array(0);
 
+  /** First nodes of freed blocks of 2^D children, reused before new nodes are handed out. */
   protected freeBlocks = new Int32Array(16);
 
+  /** Blocks in `freeBlocks`. */
   protected freeBlockCount = 0;
 
   /** Node holding the slot, or NONE, and the slot's item in the pool. */
   protected slotNode = new Int32Array(0);
 
+  /** The slot's item index in the pool (valid while `slotNode` is not NONE). */
   protected slotItem = new Int32Array(0);
 
   /** Fat box of each slot, 2D numbers (what the tree holds). */
@@ -92,27 +99,34 @@ export abstract class OctreeStore extends PairedBroadphase {
   /** Slots moved or inserted since the last update (each once). */
   protected dirty = new Int32Array(0);
 
+  /** Slots in `dirty`. */
   protected dirtyCount = 0;
 
   /** Slots whose fat box changed (moved out of it, or inserted): they query the tree. */
   protected refat = new Int32Array(0);
 
+  /** Slots in `refat`. */
   protected refatCount = 0;
 
+  /** Slots removed since the last update (their pairs end at it). */
   protected removed = new Int32Array(0);
 
+  /** Slots in `removed`. */
   protected removedCount = 0;
 
+  /** Candidate pairs: slot pairs whose fat boxes overlap, kept between updates. */
   protected readonly candidates = new CandidatePairs(0);
 
   /** Query stamps: `stamp[slot] === epoch` while slot is a known candidate of the querying slot. */
   protected stamp = new Int32Array(0);
 
+  /** The current query's stamp value (see `stamp`). */
   protected epoch = 0;
 
-  /** Updates so far, and the update at which each slot last got a fat box. */
+  /** Updates so far. */
   protected frame = 0;
 
+  /** The update at which each slot last got a fat box. */
   protected fatFrame = new Int32Array(0);
 
   /** Traversal stack. */
