@@ -18,6 +18,7 @@
  */
 import { type BodyTable, growArray, PairOrder } from '@sieve/core';
 import type { CanCollideFn, CollidesFn, MatterBodyLike } from './matterTypes.js';
+import { collideParts } from './parts.js';
 import type { XOrder } from './xOrder.js';
 
 const RESTING = 1;
@@ -177,31 +178,15 @@ export class Candidates {
         if (collision) collisions[index++] = collision;
         continue;
       }
-      // A compound body: stock's loop over parts 1.. (or the body itself when it has one part).
-      const partsA = (bodyOf[a] as MatterBodyLike).parts;
-      const partsB = (bodyOf[b] as MatterBodyLike).parts;
-      const partsALength = partsA.length;
-      const partsBLength = partsB.length;
-      const partsAStart = partsALength > 1 ? 1 : 0;
-      const partsBStart = partsBLength > 1 ? 1 : 0;
-      for (let k = partsAStart; k < partsALength; k++) {
-        const partA = partsA[k];
-        const boundsA = partA.bounds;
-        for (let z = partsBStart; z < partsBLength; z++) {
-          const partB = partsB[z];
-          const boundsB = partB.bounds;
-          if (
-            boundsA.min.x > boundsB.max.x ||
-            boundsA.max.x < boundsB.min.x ||
-            boundsA.max.y < boundsB.min.y ||
-            boundsA.min.y > boundsB.max.y
-          ) {
-            continue;
-          }
-          const collision = collides(partA, partB, pairs);
-          if (collision) collisions[index++] = collision;
-        }
-      }
+      // A compound body: stock's loop over its parts.
+      index = collideParts(
+        bodyOf[a] as MatterBodyLike,
+        bodyOf[b] as MatterBodyLike,
+        collides,
+        pairs,
+        collisions,
+        index,
+      );
     }
     // Drop references to this step's records.
     for (let i = 0; i < count; i++) results[i] = null;

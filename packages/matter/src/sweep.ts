@@ -25,6 +25,7 @@
  */
 import { growArray } from '@sieve/core';
 import type { CanCollideFn, CollidesFn, MatterBodyLike, MatterCollisionFilterLike } from './matterTypes.js';
+import { collideParts } from './parts.js';
 
 /** Stock's comparator (`Detector._compareBoundsX`), used when the insertion sort gives up. */
 const compareBoundsX = (a: MatterBodyLike, b: MatterBodyLike) => a.bounds.min.x - b.bounds.min.x;
@@ -134,35 +135,12 @@ export class StockSweep {
           continue;
         }
         tested++;
-        const partsA = bodyA.parts;
-        const partsB = bodyB.parts;
-        const partsALength = partsA.length;
-        const partsBLength = partsB.length;
-        if (partsALength === 1 && partsBLength === 1) {
+        if (bodyA.parts.length === 1 && bodyB.parts.length === 1) {
           const collision = collides(bodyA, bodyB, pairs);
           if (collision) collisions[index++] = collision;
           continue;
         }
-        const partsAStart = partsALength > 1 ? 1 : 0;
-        const partsBStart = partsBLength > 1 ? 1 : 0;
-        for (let k = partsAStart; k < partsALength; k++) {
-          const partA = partsA[k];
-          const boundsA = partA.bounds;
-          for (let z = partsBStart; z < partsBLength; z++) {
-            const partB = partsB[z];
-            const boundsB = partB.bounds;
-            if (
-              boundsA.min.x > boundsB.max.x ||
-              boundsA.max.x < boundsB.min.x ||
-              boundsA.max.y < boundsB.min.y ||
-              boundsA.min.y > boundsB.max.y
-            ) {
-              continue;
-            }
-            const collision = collides(partA, partB, pairs);
-            if (collision) collisions[index++] = collision;
-          }
-        }
+        index = collideParts(bodyA, bodyB, collides, pairs, collisions, index);
       }
     }
     if (collisions.length !== index) collisions.length = index;

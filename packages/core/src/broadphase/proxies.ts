@@ -197,22 +197,26 @@ export class ProxyStore {
 
   /** Stores already checked bounds for a slot. */
   setBounds(slot: number, bounds: ArrayLike<number>): void {
-    if (bounds instanceof Float64Array) {
-      // Written out: a builtin `set` of 4 or 6 numbers costs more than the copy (it runs per move).
-      const box = this.bounds;
-      const o = slot * this.stride;
-      box[o] = bounds[0];
-      box[o + 1] = bounds[1];
-      box[o + 2] = bounds[2];
-      box[o + 3] = bounds[3];
-      if (this.stride === 6) {
-        box[o + 4] = bounds[4];
-        box[o + 5] = bounds[5];
-      }
-    } else {
+    if (bounds instanceof Float64Array) this.copyFrom(slot, bounds, 0);
+    else {
       const s = this.stride;
       const o = slot * s;
       for (let i = 0; i < s; i++) this.bounds[o + i] = bounds[i];
+    }
+  }
+
+  /** Stores the already checked bounds at `from[at ... at + stride)` for a slot. */
+  copyFrom(slot: number, from: Float64Array, at: number): void {
+    // Written out: a builtin `set` of 4 or 6 numbers costs more than the copy (it runs per move).
+    const box = this.bounds;
+    const o = slot * this.stride;
+    box[o] = from[at];
+    box[o + 1] = from[at + 1];
+    box[o + 2] = from[at + 2];
+    box[o + 3] = from[at + 3];
+    if (this.stride === 6) {
+      box[o + 4] = from[at + 4];
+      box[o + 5] = from[at + 5];
     }
   }
 
@@ -252,21 +256,9 @@ export class ProxyStore {
     }
     const typed = bounds instanceof Float64Array && handles instanceof Int32Array;
     if (typed && this.wellFormedBatch(handles, bounds, count)) return count;
+    // Something is wrong, or the arrays are not typed: find and name the first bad entry.
     for (let i = 0; i < count; i++) {
       const o = i * s;
-      let ok = typed;
-      if (typed) {
-        const h = handles[i];
-        const slot = h & SLOT_MASK;
-        ok = h >= 0 && slot < this.used && this.alive[slot] === 1 && this.handles[slot] === h;
-        for (let k = 0; k < d; k++) {
-          const lo = bounds[o + k];
-          const hi = bounds[o + d + k];
-          // x - x is 0 exactly for finite x (NaN for NaN and ±Infinity).
-          if (!(lo - lo === 0 && hi - hi === 0 && lo <= hi)) ok = false;
-        }
-      }
-      if (ok) continue;
       this.slotOf(handles[i], where);
       for (let j = 0; j < s; j++) {
         const v = bounds[o + j];

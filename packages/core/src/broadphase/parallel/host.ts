@@ -128,7 +128,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
   private readonly members: Int32Array;
   /** 1 for a region whose output buffer grew and must be written again. */
   private readonly resend = new Uint8Array(256);
-  /** 1 for a region whose pair changes of this frame are already in the pair set. */
+  /** 1 for a region whose pair changes of this frame are already in the pair set (cleared by prepare). */
   private readonly merged = new Uint8Array(256);
   /** Merges one region's output as its worker finishes (made once: no closure per frame). */
   private readonly mergeEach = (r: number): void => this.mergeRegion(r);
@@ -523,7 +523,6 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     for (let r = 0; r < this.regionCount; r++) {
       this.mergeRegion(r);
       if (this.merged[r] !== 1) throw new Error(`ParallelSweepAndPrune: region ${r}'s output was lost`);
-      this.merged[r] = 0;
     }
     pairs.finalize(this.store.handles, this.store.tags);
     this.store.recycle();

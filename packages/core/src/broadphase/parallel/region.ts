@@ -49,16 +49,7 @@ const now: () => number = typeof performance !== 'undefined' ? () => performance
 class RegionSweepAndPrune extends SweepAndPrune {
   /** Copies `stride` numbers of `from` at `at` into the local box `slot` and queues its move. */
   moveFrom(slot: number, from: Float64Array, at: number): void {
-    const box = this.store.bounds;
-    const o = slot * this.store.stride;
-    box[o] = from[at];
-    box[o + 1] = from[at + 1];
-    box[o + 2] = from[at + 2];
-    box[o + 3] = from[at + 3];
-    if (this.dimensions === 3) {
-      box[o + 4] = from[at + 4];
-      box[o + 5] = from[at + 5];
-    }
+    this.store.copyFrom(slot, from, at);
     this.markMoved(slot);
   }
 }
