@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -14,11 +15,16 @@ export default defineConfig({
       '@sieve/matter': src('./packages/matter/src/index.ts'),
       '@sieve/overlay': src('./packages/overlay/src/index.ts'),
       '@sieve/cannon': src('./packages/cannon/src/index.ts'),
+      '@sieve/three': src('./packages/three/src/index.ts'),
     },
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
+    // Files in parallel on every core: vitest's default leaves one core to its own process, which on a
+    // 2-core machine runs the files one at a time while the second core idles (most files are one busy
+    // thread; the browser tests mostly wait on Chromium).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

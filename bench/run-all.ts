@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 
 const only = process.argv[2];
-for (const name of ['broadphase', 'ocsi', 'bvh', 'matter', 'cannon', 'ccd', 'small']) {
+for (const name of ['broadphase', 'ocsi', 'bvh', 'matter', 'cannon', 'ccd', 'small', 'three']) {
   if (only && !name.includes(only)) continue;
   console.log(`\n=== bench:${name}`);
   execFileSync('pnpm', ['run', name], { stdio: 'inherit' });

@@ -4,7 +4,10 @@
  * TypeDoc into docs/api (gitignored). The entry points come from each package's `exports` map and tsup
  * config (an `exports` subpath `./parallel` → `dist/parallel.js` → tsup entry `parallel` → its source
  * file), so entry points added later are documented without touching this script; each becomes a module
- * named after its import path (`@sieve/core/parallel`).
+ * named after its import path (`@sieve/core/parallel`). An `exports` subpath without declarations (the
+ * parallel broadphase's worker script, `./parallel-worker`) is internal and left out. Each package's
+ * README.md is its main module's page (as on npm), and links to a package README (the root README's
+ * package table) lead to that page.
  *
  * Validation is on: the reference is written, but the command fails (exit 1, each problem listed) when a
  * public export or member has no TSDoc (`notDocumented`), a `{@link}` is broken, or a type is used but
@@ -16,14 +19,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { Application, Converter, ReflectionKind } from 'typedoc';
+import { Application, Converter, MinimalSourceFile, ReflectionKind } from 'typedoc';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
 const out = resolve(root, outAt >= 0 ? args[outAt + 1] : 'docs/api');
 
-/** Every public entry point: { name: '@sieve/core/parallel', file: absolute source path }. */
+/**
+ * Every public entry point: { name: '@sieve/core/parallel', file: absolute source path, readme: the
+ * package's README.md for its main entry, else null }.
+ */
 async function entryPoints() {
   const entries = [];
   for (const dir of readdirSync(join(root, 'packages')).sort()) {
@@ -39,13 +45,20 @@ async function entryPoints() {
       : tsup.entry;
     for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
       if (!subpath.startsWith('.') || subpath.endsWith('.json')) continue;
+      // No declarations: a file the package loads itself (a worker script), not an API.
+      if (typeof target === 'string') continue;
       const js =
         typeof target === 'string' ? target : (target.import?.default ?? target.default ?? target.import);
       if (typeof js !== 'string') continue;
       const key = js.replace(/^\.\/dist\//, '').replace(/\.(c|m)?js$/, '');
       if (!entry[key])
         throw new Error(`${pkg.name}: exports "${subpath}" → ${js}, but tsup has no entry "${key}"`);
-      entries.push({ name: pkg.name + subpath.slice(1), file: join(pkgDir, entry[key]) });
+      const readme = join(pkgDir, 'README.md');
+      entries.push({
+        name: pkg.name + subpath.slice(1),
+        file: join(pkgDir, entry[key]),
+        readme: subpath === '.' && existsSync(readme) ? readme : null,
+      });
     }
   }
   return entries;
@@ -83,7 +96,7 @@ function collect(app, problems) {
 
 async function main() {
   const entries = await entryPoints();
-  const byFile = new Map(entries.map((e) => [resolve(e.file), e.name]));
+  const byFile = new Map(entries.map((e) => [resolve(e.file), e]));
   const validate = !args.includes('--no-validate');
   const problems = [];
   // TypeDoc 0.28 checks `notDocumented` only when converting one entry point at a time: one pass each.
@@ -110,13 +123,21 @@ async function main() {
     out,
   });
   collect(app, problems);
-  // Name each module after its import path rather than its folder.
+  // Name each module after its import path rather than its folder; a package's main module shows its
+  // README, and links to that README (from the root README) lead to the module's page.
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
     for (const mod of context.project.getReflectionsByKind(ReflectionKind.Module)) {
       const symbol = context.getSymbolFromReflection?.(mod) ?? context.project.getSymbolFromReflection?.(mod);
       const file = symbol?.declarations?.[0]?.getSourceFile?.().fileName;
-      const name = file && byFile.get(resolve(file));
-      if (name) mod.name = name;
+      const entry = file && byFile.get(resolve(file));
+      if (!entry) continue;
+      mod.name = entry.name;
+      if (entry.readme) {
+        const text = readFileSync(entry.readme, 'utf8');
+        const files = context.project.files;
+        mod.readme = app.converter.parseRawComment(new MinimalSourceFile(text, entry.readme), files).content;
+        files.registerReflectionPath(entry.readme, mod);
+      }
     }
   });
   const project = await app.convert();

@@ -17,6 +17,12 @@ export interface Contestant {
   frame(): number;
   /** Milliseconds of the last frame as the contestant itself measures it, when it has a profiler. */
   selfTimed?: () => number;
+  /**
+   * The last frame's critical path from its main thread's and busiest other thread's CPU ms, for a
+   * multi-threaded contestant whose main thread also works while its other threads do (default: their
+   * sum, for one whose main thread only waits for them).
+   */
+  criticalPath?: (mainMs: number, busiestMs: number) => number;
   pairKeys(): Set<number>;
   dispose?(): void;
 }

@@ -398,7 +398,8 @@ export async function alternate(
         // A self-timed contestant (Rapier) reports wall time for part of its step: scale it by the share
         // of the step its thread actually ran.
         if (c.selfTimed) critical[k].push((times[k][times[k].length - 1] * main) / (t1 - t0));
-        else critical[k].push(multiThreaded[k] ? main + busiest : main);
+        else if (!multiThreaded[k]) critical[k].push(main);
+        else critical[k].push(c.criticalPath ? c.criticalPath(main, busiest) : main + busiest);
       }
     }
     if (f >= o.warmup + 5 && (performance.now() - start) / 1000 > o.budgetSeconds) break;

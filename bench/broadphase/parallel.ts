@@ -1,28 +1,49 @@
 /**
  * The region-parallel sweep and prune (`@sieve/core/parallel`) at 1, 2, 4 … workers (up to the cores
  * present) against the sequential SweepAndPrune and Rapier, at 20 000 and 100 000 boxes, on the
- * coherent scene (boxes fed through `moveMany`) and on the dense scene (turning unit cubes and spheres
- * fed body by body through `move()`, dense.ts). Frames alternate between the contestants in one
- * process, medians of the timed frames; ratios come from the same run. Also the dense scene's
- * diagnosis: SweepAndPrune against cannon-es's SAPBroadphase at 20 000, and what its extra per-box
- * cost is. Writes bench/results/broadphase-parallel.{json,svg}.
+ * coherent scene (SweepAndPrune fed through `moveMany`) and on the dense scene (turning unit cubes and
+ * spheres, SweepAndPrune fed body by body through `move()`, dense.ts). Frames alternate between the
+ * contestants in one process, medians of the timed frames; ratios come from the same run. Also the
+ * dense scene's diagnosis: SweepAndPrune against cannon-es's SAPBroadphase at 20 000, and what its
+ * extra per-box cost is. Writes bench/results/broadphase-parallel.{json,svg}.
+ *
+ * The parallel broadphase is fed without a copy, as an engine would feed it: the scene writes each
+ * box straight into the broadphase's shared `bounds` array where it writes its own (untimed, like the
+ * scene's own bounds for every contestant — the engine computing its AABBs), and the timed frame is
+ * `markAllMoved()` + `update()`: the bounds are checked on the workers. One more row, `×N (moveMany)`,
+ * feeds the largest worker count through `moveMany` instead (checked and copied on the host), as the
+ * sequential SweepAndPrune is fed.
  *
  * The parallel broadphase runs its own worker file from the package build (`pnpm build` first;
- * `pnpm bench:broadphase` does).
+ * `pnpm bench:broadphase` does), or the one `--worker=<file>` names. `--workers=1,2,16`,
+ * `--sizes=100000`, `--scenes=coherent`, `--frames=60`, `--no-diagnosis` and `--out=<file.json>` (the
+ * rows and the machine, for `--chart-from` on the machine that keeps the results) shape a run on
+ * another machine; `--rebalance-at=1.1` and `--two-phase=never` set those options of the broadphase,
+ * `--spin-us=20` how long its threads spin at a barrier before they sleep.
+ *
+ * `×N` is N regions on N threads: N − 1 workers and the calling thread, which runs region 0 while it
+ * waits (`×1`: one worker). The host's serial part is the wall time of `update()` outside the workers'
+ * command (preparing the frame, concatenating the pair lists).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SweepAndPrune } from '@sieve/core';
 import { ParallelSweepAndPrune } from '../../packages/core/src/broadphase/parallel/index.js';
-import { writeJson, writeText } from '../lib/results.js';
+import { machineInfo, writeJson, writeText } from '../lib/results.js';
 import { median, ratio } from '../lib/stats.js';
 import { lineChart } from '../lib/svg.js';
 import { type Contestant, cannon, rapier } from './contestants.js';
 import { alternate, cannonDense, makeDenseScene, rapierDense, sieveByBody } from './dense.js';
 import { makeScene, type Scene } from './scene.js';
 
-const workerUrl = new URL('../../packages/core/dist/parallel-worker.js', import.meta.url);
+const argument = (name: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const workerFile = argument('worker');
+const workerUrl = workerFile
+  ? pathToFileURL(resolve(workerFile))
+  : new URL('../../packages/core/dist/parallel-worker.js', import.meta.url);
 
 export interface ParallelRow {
   scene: 'coherent' | 'dense';
@@ -33,12 +54,26 @@ export interface ParallelRow {
   msPerFrame: number;
   /** Median CPU ms per frame of all threads (workers included; Rapier: its whole step). */
   cpuMsPerFrame: number;
-  /** Median critical path per frame: main thread CPU + busiest other thread's (see dense.ts). */
+  /**
+   * Median critical path per frame (see dense.ts): main thread CPU + busiest other thread's; with the
+   * calling thread running a region, its serial part + the longer of its own and the busiest worker's.
+   */
   criticalMsPerFrame: number;
-  /** Median main-thread CPU ms per frame (for the parallel broadphase: the host's serial part). */
+  /** Median main-thread CPU ms per frame (for the parallel broadphase: its serial part and its region). */
   mainThreadMsPerFrame: number;
+  /**
+   * Median wall ms per frame of the parallel broadphase's `update()` outside the workers' command: the
+   * host's serial part (its region, run alongside the workers, not counted).
+   */
+  hostSerialMsPerFrame?: number;
   /** Median over frames of the slowest region's own time (workers only). */
   slowestRegionMs?: number;
+  /**
+   * Where a frame's time goes on the workers (medians, ms): the host issuing the command, the last
+   * worker starting, the slowest classify, the first barrier's release, the slowest frame, the second
+   * barrier's release, the slowest merge, and the host seeing the last acknowledgement.
+   */
+  phases?: Record<string, number>;
   pairs: number;
   missed: number;
   extra: number;
@@ -46,8 +81,16 @@ export interface ParallelRow {
 
 export interface ParallelOptions {
   sizes: number[];
+  /** Worker counts (default 1, 2, 4 … up to the cores present). */
+  workers?: number[];
+  /** Scenes (default both). */
+  scenes?: Array<'coherent' | 'dense'>;
   /** The parallel broadphase's `twoPhase` option (default its own, `'auto'`). */
   twoPhase?: 'auto' | 'always' | 'never';
+  /** The parallel broadphase's `rebalanceAt` option (default its own). */
+  rebalanceAt?: number;
+  /** Microseconds its threads spin at a barrier before sleeping (default its own). */
+  spinUs?: number;
   frames: number;
   warmup: number;
   budgetSeconds: number;
@@ -64,27 +107,75 @@ export function workerCounts(): number[] {
 
 const SEQ = 'Sieve SweepAndPrune';
 
+/**
+ * The parallel broadphase on `workers` threads. `direct`: fed without a copy — `mirror` receives a
+ * function that writes the scene's bounds into the broadphase's shared array (the scene calls it as it
+ * computes them, untimed) and the timed frame is `markAllMoved()` + `update()`; else fed through
+ * `moveMany` (`bulk`) or `move()` per body, as SweepAndPrune is.
+ */
 function parallelContestant(
   workers: number,
   bulk: boolean,
   slowest: number[],
-  twoPhase?: 'auto' | 'always' | 'never',
+  phases: Record<string, number[]>,
+  serial: number[],
+  o: Pick<ParallelOptions, 'twoPhase' | 'rebalanceAt' | 'spinUs'>,
+  direct: boolean,
+  mirrors: Array<(bounds: Float64Array) => void>,
 ): Contestant {
   let bp: ParallelSweepAndPrune;
+  const name = `Sieve ParallelSweepAndPrune ×${workers}${direct ? '' : bulk ? ' (moveMany)' : ' (move)'}`;
   const c = sieveByBody(
-    `Sieve ParallelSweepAndPrune ×${workers}`,
+    name,
     () => {
-      bp = new ParallelSweepAndPrune({ dimensions: 3, workers, workerUrl, twoPhase });
+      bp = new ParallelSweepAndPrune({
+        dimensions: 3,
+        workers,
+        workerUrl,
+        twoPhase: o.twoPhase,
+        rebalanceAt: o.rebalanceAt,
+      });
+      if (o.spinUs !== undefined) bp.barrierSpinUs = o.spinUs;
       return bp;
     },
     bulk,
   );
-  const frame = c.frame;
-  c.frame = () => {
-    const pairs = frame();
-    slowest.push(Math.max(...bp.regionTimes()));
-    return pairs;
+  // With the calling thread running a region, the main thread works while the workers do: the path is
+  // its serial part plus the longer of its own share and the busiest worker's.
+  let lastSerial = 0;
+  c.criticalPath = (main, busiest) =>
+    bp.callerRegion ? Math.max(main, lastSerial + busiest) : main + busiest;
+  const setup = c.setup;
+  c.setup = async (scene) => {
+    await setup(scene);
+    if (!direct) return;
+    // Inserted in order into an empty broadphase: box i has handle i, at 6·i of `bounds`.
+    for (const i of [0, scene.n - 1]) {
+      if (bp.offsetOf(i) !== 6 * i) throw new Error('bench: the parallel broadphase holds box i elsewhere');
+    }
+    mirrors.push((bounds) => bp.bounds.set(bounds));
   };
+  c.frame = direct
+    ? () => {
+        bp.markAllMoved();
+        const t0 = performance.now() + performance.timeOrigin;
+        bp.update();
+        const t1 = performance.now() + performance.timeOrigin;
+        slowest.push(Math.max(...bp.regionTimes()));
+        const pool = bp.stepTrace().pool;
+        lastSerial = Math.max(0, t1 - t0 - (pool[0] > 0 ? pool[2] - pool[0] : 0));
+        serial.push(lastSerial);
+        tracePhases(bp, phases);
+        return bp.pairCount;
+      }
+    : (() => {
+        const frame = c.frame;
+        return () => {
+          const pairs = frame();
+          slowest.push(Math.max(...bp.regionTimes()));
+          return pairs;
+        };
+      })();
   return c;
 }
 
@@ -92,16 +183,32 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
   if (!existsSync(fileURLToPath(workerUrl))) {
     throw new Error(`${fileURLToPath(workerUrl)} is missing: run \`pnpm build\` first`);
   }
-  const counts = workerCounts();
+  // The worker counts, then the largest again fed through moveMany / move().
+  const counts = [...(o.workers ?? workerCounts())];
+  counts.push(counts[counts.length - 1]);
+  const copied = counts.length - 1;
   const rows: ParallelRow[] = [];
-  for (const kind of ['coherent', 'dense'] as const) {
+  for (const kind of o.scenes ?? (['coherent', 'dense'] as const)) {
     for (const n of o.sizes) {
-      const scene: Scene = kind === 'coherent' ? makeScene({ n, seed: 42 }) : makeDenseScene({ n, seed: 42 });
+      const made: Scene = kind === 'coherent' ? makeScene({ n, seed: 42 }) : makeDenseScene({ n, seed: 42 });
+      // The scene writes its bounds for the directly fed contestants too, as it computes them.
+      const mirrors: Array<(bounds: Float64Array) => void> = [];
+      const scene: Scene = {
+        ...made,
+        step() {
+          made.step();
+          for (const m of mirrors) m(made.bounds);
+        },
+      };
       const bulk = kind === 'coherent';
       const slowest = counts.map(() => [] as number[]);
+      const phases = counts.map(() => ({}) as Record<string, number[]>);
+      const serial = counts.map(() => [] as number[]);
       const contestants: Contestant[] = [
         sieveByBody(SEQ, () => new SweepAndPrune({ dimensions: 3 }), bulk),
-        ...counts.map((w, i) => parallelContestant(w, bulk, slowest[i], o.twoPhase)),
+        ...counts.map((w, i) =>
+          parallelContestant(w, bulk, slowest[i], phases[i], serial[i], o, i !== copied, mirrors),
+        ),
         kind === 'coherent' ? rapier(Number.POSITIVE_INFINITY) : rapierDense(),
       ];
       const r = await alternate(
@@ -126,9 +233,18 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
           extra: r.extra[i],
         };
         if (w > 0) row.slowestRegionMs = median(slowest[i - 1]);
+        if (w > 0 && serial[i - 1].length > 0) row.hostSerialMsPerFrame = median(serial[i - 1]);
+        if (w > 0 && Object.keys(phases[i - 1]).length > 0) {
+          row.phases = Object.fromEntries(
+            Object.entries(phases[i - 1]).map(([k, v]) => [k, +median(v).toFixed(3)]),
+          );
+        }
         rows.push(row);
         o.log(
           `${kind.padEnd(8)} N=${String(n).padStart(6)}  ${c.name.padEnd(34)} ${r.ms[i].toFixed(2).padStart(8)} ms (cpu ${r.cpuMs[i].toFixed(2)}, critical path ${r.criticalMs[i].toFixed(2)}, main thread ${r.mainMs[i].toFixed(2)})` +
+            (row.hostSerialMsPerFrame !== undefined
+              ? `  (host serial ${row.hostSerialMsPerFrame.toFixed(2)} ms)`
+              : '') +
             (row.slowestRegionMs !== undefined
               ? `  (slowest region ${row.slowestRegionMs.toFixed(2)} ms)`
               : '') +
@@ -140,6 +256,36 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
   return rows;
 }
 
+/** Adds the last update's phase durations (see {@link ParallelRow.phases}) to `into`. */
+function tracePhases(bp: ParallelSweepAndPrune, into: Record<string, number[]>): void {
+  const { pool, regions, stride } = bp.stepTrace();
+  if (pool[0] === 0) return;
+  const n = bp.regionCount;
+  const max = (k: number) => {
+    let m = Number.NEGATIVE_INFINITY;
+    for (let r = 0; r < n; r++) m = Math.max(m, regions[r * stride + k]);
+    return m;
+  };
+  const longest = (a: number, b: number) => {
+    let m = 0;
+    for (let r = 0; r < n; r++) m = Math.max(m, regions[r * stride + b] - regions[r * stride + a]);
+    return m;
+  };
+  // Milestones (shared.ts): 1 started, 2 classified, 3 first barrier, 4 framed, 5 second barrier, 6 merged.
+  const add = (k: string, v: number) => {
+    into[k] ??= [];
+    into[k].push(v);
+  };
+  add('issue', pool[1] - pool[0]);
+  add('lastStart', max(1) - pool[0]);
+  add('classify', longest(1, 2));
+  add('firstBarrier', max(3) - max(2));
+  add('frame', longest(3, 4));
+  add('secondBarrier', max(5) - max(4));
+  add('merge', longest(5, 6));
+  add('acknowledged', pool[2] - max(6));
+}
+
 /** Speed-ups of each worker count over the sequential SweepAndPrune and over Rapier, same run. */
 export function parallelSummary(rows: ParallelRow[]): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
@@ -148,18 +294,13 @@ export function parallelSummary(rows: ParallelRow[]): Record<string, Record<stri
     const seq = rows.find((x) => x.scene === r.scene && x.n === r.n && x.contestant === SEQ)!;
     const peer = rows.find((x) => x.scene === r.scene && x.n === r.n && x.contestant.startsWith('Rapier'));
     const key = `${r.scene} N=${r.n}`;
+    const who = r.contestant.slice(r.contestant.indexOf('×'));
     out[key] ??= {};
-    out[key][`×${r.workers} vs SweepAndPrune, wall clock`] = ratio(seq.msPerFrame, r.msPerFrame);
-    out[key][`×${r.workers} vs SweepAndPrune, critical path`] = ratio(
-      seq.criticalMsPerFrame,
-      r.criticalMsPerFrame,
-    );
+    out[key][`${who} vs SweepAndPrune, wall clock`] = ratio(seq.msPerFrame, r.msPerFrame);
+    out[key][`${who} vs SweepAndPrune, critical path`] = ratio(seq.criticalMsPerFrame, r.criticalMsPerFrame);
     if (peer) {
-      out[key][`×${r.workers} vs Rapier, wall clock`] = ratio(peer.msPerFrame, r.msPerFrame);
-      out[key][`×${r.workers} vs Rapier, critical path`] = ratio(
-        peer.criticalMsPerFrame,
-        r.criticalMsPerFrame,
-      );
+      out[key][`${who} vs Rapier, wall clock`] = ratio(peer.msPerFrame, r.msPerFrame);
+      out[key][`${who} vs Rapier, critical path`] = ratio(peer.criticalMsPerFrame, r.criticalMsPerFrame);
     }
   }
   return out;
@@ -260,7 +401,8 @@ export function writeParallelResults(
       const series = [];
       for (const n of [...new Set(rows.map((r) => r.n))]) {
         const here = rows.filter((r) => r.scene === kind && r.n === n);
-        const par = here.filter((r) => r.workers > 0);
+        // The curve of the directly fed contestants (the copying row is in the JSON).
+        const par = here.filter((r) => r.workers > 0 && !r.contestant.includes('('));
         const xs = par.map((r) => r.workers);
         series.push({
           name: `parallel, N=${n}`,
@@ -271,11 +413,13 @@ export function writeParallelResults(
           series.push({ name: `${label}, N=${n}`, points: xs.map((x) => [x, value(r)] as [number, number]) });
         }
         if (measure === 'critical' && n === Math.max(...rows.map((r) => r.n))) {
-          // What stands in the way: the host's serial part (feeding + merging, flat in the worker
-          // count) and the slowest region (falling with it); a frame is about their sum.
+          // What stands in the way: the host's serial part (preparing the frame, concatenating the
+          // pair lists; flat in the worker count) and the slowest region (falling with it).
           series.push({
             name: `host thread (serial), N=${n}`,
-            points: par.map((r) => [r.workers, r.mainThreadMsPerFrame] as [number, number]),
+            points: par.map(
+              (r) => [r.workers, r.hostSerialMsPerFrame ?? r.mainThreadMsPerFrame] as [number, number],
+            ),
           });
           series.push({
             name: `slowest region, N=${n}`,
@@ -336,15 +480,34 @@ if (import.meta.url === `file://${process.argv[1]}` && chartFrom) {
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const quick = process.argv.includes('--quick');
   const log = (line: string) => console.log(line);
-  const o = quick
-    ? { sizes: [5000, 20000], frames: 20, warmup: 5, budgetSeconds: 10, log }
-    : { sizes: [20000, 100000], frames: 60, warmup: 10, budgetSeconds: 40, log };
+  const list = (name: string) => argument(name)?.split(',');
+  const o: ParallelOptions = {
+    ...(quick
+      ? { sizes: [5000, 20000], frames: 20, warmup: 5, budgetSeconds: 10 }
+      : { sizes: [20000, 100000], frames: 60, warmup: 10, budgetSeconds: 40 }),
+    log,
+  };
+  if (list('sizes')) o.sizes = list('sizes')!.map(Number);
+  if (list('workers')) o.workers = list('workers')!.map(Number);
+  if (list('scenes')) o.scenes = list('scenes') as ParallelOptions['scenes'];
+  if (argument('frames')) o.frames = Number(argument('frames'));
+  if (argument('rebalance-at')) o.rebalanceAt = Number(argument('rebalance-at'));
+  if (argument('two-phase')) o.twoPhase = argument('two-phase') as ParallelOptions['twoPhase'];
+  if (argument('spin-us')) o.spinUs = Number(argument('spin-us'));
   const onlyDiagnosis = process.argv.includes('--diagnosis');
   const rows = onlyDiagnosis ? [] : await runParallel(o);
-  console.log('\nDense scene: SweepAndPrune against cannon-es SAPBroadphase at 20 000');
-  // cannon-es takes ~0.4 s of CPU a frame at 20 000: fewer frames (CPU-time medians are steady).
-  const diagnosis = await runDenseDiagnosis(quick ? 5000 : 20000, { ...o, frames: 20, warmup: 3 });
-  if (!onlyDiagnosis) writeParallelResults(rows, diagnosis, quick);
+  const out = argument('out');
+  if (out) {
+    // Rows for `--chart-from` on the machine that keeps the results.
+    writeFileSync(out, `${JSON.stringify({ machine: machineInfo(), quick, rows }, null, 2)}\n`);
+    console.log(`wrote ${out}`);
+  }
+  if (!process.argv.includes('--no-diagnosis')) {
+    console.log('\nDense scene: SweepAndPrune against cannon-es SAPBroadphase at 20 000');
+    // cannon-es takes ~0.4 s of CPU a frame at 20 000: fewer frames (CPU-time medians are steady).
+    const diagnosis = await runDenseDiagnosis(quick ? 5000 : 20000, { ...o, frames: 20, warmup: 3 });
+    if (!onlyDiagnosis && !out) writeParallelResults(rows, diagnosis, quick);
+  } else if (!out) writeParallelResults(rows, [], quick);
 }
 
 /** Charts in a grid on one page (sizes read from each chart's root tag, fractional ones included). */

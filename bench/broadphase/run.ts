@@ -2,8 +2,9 @@
  * `pnpm bench:broadphase`: the coherent-motion comparison against cannon-es, Rapier and a
  * matter-js-style sort and sweep (issue 2), then the scenarios that separate SweepAndPrune from the
  * Octree (issue 4), then the region-parallel sweep and prune's scaling and the dense scene (issue 18).
- * Writes bench/results/broadphase{,-scenarios,-parallel}.{json,svg}. `--quick` runs small sizes only;
- * `--coherent`, `--scenarios` or `--parallel` runs one part.
+ * Then static proxies on a tilemap level (issue 25). Writes
+ * bench/results/broadphase{,-scenarios,-parallel,-tilemap}.{json,svg}. `--quick` runs small sizes only;
+ * `--coherent`, `--scenarios`, `--parallel` or `--tilemap` runs one part.
  */
 import { writeJson, writeText } from '../lib/results.js';
 import { ratio } from '../lib/stats.js';
@@ -11,16 +12,26 @@ import { lineChart, seriesBy, svgPage } from '../lib/svg.js';
 import { runCoherent } from './coherent.js';
 import { runDenseDiagnosis, runParallel, writeParallelResults } from './parallel.js';
 import { runScenarios, writeScenarioResults } from './scenarios.js';
+import { runTilemap, writeTilemapResults } from './tilemap.js';
 
 const quick = process.argv.includes('--quick');
 const onlyScenarios = process.argv.includes('--scenarios');
 const onlyCoherent = process.argv.includes('--coherent');
 const onlyParallel = process.argv.includes('--parallel');
+const onlyTilemap = process.argv.includes('--tilemap');
+const all = !onlyScenarios && !onlyCoherent && !onlyParallel && !onlyTilemap;
 const log = (line: string) => console.log(line);
 
-if (!onlyScenarios && !onlyParallel) await coherentPart();
-if (!onlyCoherent && !onlyParallel) await scenariosPart();
-if (!onlyCoherent && !onlyScenarios) await parallelPart();
+if (all || onlyCoherent) await coherentPart();
+if (all || onlyScenarios) await scenariosPart();
+if (all || onlyParallel) await parallelPart();
+if (all || onlyTilemap) tilemapPart();
+
+function tilemapPart(): void {
+  console.log('\nTilemap: static tiles against the same tiles dynamic');
+  const o = quick ? { sizes: [2500, 10000], frames: 200 } : { sizes: [2500, 10000, 40000], frames: 1000 };
+  writeTilemapResults(runTilemap({ ...o, log }), quick);
+}
 
 async function coherentPart(): Promise<void> {
   const coherent = await runCoherent(

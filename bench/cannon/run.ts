@@ -12,6 +12,9 @@
  * Stock SAP at 20 000 is attempted once: it throws (reported). Checked: at N = 1 000 a NaiveBroadphase
  * world (boxes) with Sieve's narrowphase and the Sieve world give the same contact count every step and
  * bit-identical bodies (so Sieve's speed is not bought with missed pairs).
+ * Then the box-pile and hull-pile rows (convexPiles.ts): 200 boxes or 200 12–24-point hulls on a box
+ * ground, stock against Sieve's default install (bit-identical, checked), Sieve with
+ * `narrowphase: { convex: true }` and Rapier 0.21, each step's collision time beside the whole step.
  * Writes bench/results/cannon.json and cannon.svg. `--quick`: small sizes, few steps (smoke test).
  */
 import { performance } from 'node:perf_hooks';
@@ -20,6 +23,7 @@ import * as CANNON from 'cannon-es';
 import { writeJson, writeText } from '../lib/results.js';
 import { median, ratio } from '../lib/stats.js';
 import { lineChart, svgPage } from '../lib/svg.js';
+import { convexPiles, type PileRow } from './convexPiles.js';
 import { fillMixed, stockWorld, trimeshPile } from './scene.js';
 
 const quick = process.argv.includes('--quick');
@@ -187,6 +191,14 @@ const trimesh = { bodies: pile, steps: 0, stepsPerSecond: 0, contacts: 0, stockC
   );
 }
 
+// Box and hull piles: stock, Sieve default, Sieve convex option, Rapier.
+console.log('box and hull piles on a box ground (ms per step, median; collision = broadphase + narrowphase)');
+const piles: PileRow[] = await convexPiles(
+  quick ? [50] : [50, 200],
+  quick ? { settle: 30, rounds: 2, steps: 2 } : { settle: 90, rounds: 5, steps: 3 },
+  (line) => console.log(line),
+);
+
 const series = [
   {
     name: 'stock SAPBroadphase',
@@ -208,6 +220,36 @@ const chart = lineChart(series, {
   logY: true,
   guides: [{ y: 16.7, label: '60 fps' }],
 });
-writeText('cannon.svg', svgPage([chart], 1, 'cannon-es: stock vs Sieve'));
-const path = writeJson('cannon', { quick, seed: SEED, check, rows, trimesh });
+const pileCharts = (['boxes', 'hulls'] as const).map((kind) => {
+  const of = piles.filter((r) => r.kind === kind);
+  const line = (name: string, pick: (r: PileRow) => number | undefined) => ({
+    name,
+    points: of.flatMap((r) => {
+      const y = pick(r);
+      return y === undefined ? [] : [[r.n, y] as [number, number]];
+    }),
+  });
+  return lineChart(
+    [
+      line('stock: step', (r) => r.stock.stepMs),
+      line('stock: collision', (r) => r.stock.collisionMs),
+      line('Sieve default: step', (r) => r.sieve.stepMs),
+      line('Sieve default: collision', (r) => r.sieve.collisionMs),
+      line('Sieve convex: step', (r) => r.sieveConvex?.stepMs),
+      line('Sieve convex: collision', (r) => r.sieveConvex?.collisionMs),
+      line('Rapier 0.21: step', (r) => r.rapier.stepMs),
+      line('Rapier 0.21: collision', (r) => r.rapier.collisionMs),
+    ].filter((s) => s.points.length > 0),
+    {
+      title: `${kind === 'boxes' ? 'box' : 'hull'} pile on a box ground`,
+      xLabel: 'bodies',
+      yLabel: 'ms per step (median)',
+      logX: true,
+      logY: true,
+      guides: [{ y: 16.7, label: '60 fps' }],
+    },
+  );
+});
+writeText('cannon.svg', svgPage([chart, ...pileCharts], 1, 'cannon-es: stock vs Sieve'));
+const path = writeJson('cannon', { quick, seed: SEED, check, rows, trimesh, piles });
 console.log(`wrote ${path}`);

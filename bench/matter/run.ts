@@ -12,6 +12,10 @@
  * share of the update, and stock ÷ Sieve ratios. Writes bench/results/matter.json and matter.svg.
  * `--quick` runs small sizes with few steps (a smoke test, not a measurement); `--sizes=1000,5000`
  * and `--scenes=gas` pick what to run.
+ *
+ * The `tilemap` scene (tilemap.ts): levels of 2 500 – 20 000 static 32-px tiles with 300 dynamic
+ * bodies, in matter-js and inside Phaser 3's and Phaser 4's bundled matter — stock, Sieve as
+ * installed, and each of its two paths forced, taking turns on one engine.
  */
 import { performance } from 'node:perf_hooks';
 import { installSieve } from '@sieve/matter';
@@ -20,11 +24,13 @@ import { writeJson, writeText } from '../lib/results.js';
 import { median, ratio } from '../lib/stats.js';
 import { lineChart, svgPage } from '../lib/svg.js';
 import { buildScene, type SceneKind } from './scene.js';
+import { type Flavour, formatTilemapRow, measureTilemap, type TilemapRow } from './tilemap.js';
 
 const quick = process.argv.includes('--quick');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const sizes = arg('sizes')?.split(',').map(Number) ?? (quick ? [1000, 5000] : [1000, 5000, 20000]);
-const scenes = (arg('scenes')?.split(',') ?? ['gas', 'obstacles']) as SceneKind[];
+const picked = arg('scenes')?.split(',') ?? ['gas', 'obstacles', 'tilemap'];
+const scenes = picked.filter((s) => s !== 'tilemap') as SceneKind[];
 /** Warm-up steps (untimed: the JIT settles, contacts form) and timed steps, per N. */
 const plan = (n: number) =>
   quick ? { warmup: 10, steps: 8 } : n >= 20000 ? { warmup: 30, steps: 30 } : { warmup: 40, steps: 60 };
@@ -172,6 +178,54 @@ const charts = scenes.map((scene) => {
     },
   );
 });
+// Tilemap levels: [flavour, tiles, ground depth].
+const tilemapPlan: [Flavour, number, number][] = quick
+  ? [
+      ['matter-js', 2500, 18],
+      ['phaser3', 2500, 18],
+    ]
+  : [
+      ['matter-js', 2500, 18],
+      ['matter-js', 5000, 18],
+      ['matter-js', 10000, 18],
+      ['matter-js', 20000, 18],
+      ['matter-js', 10000, 70],
+      ['phaser3', 10000, 18],
+      ['phaser4', 10000, 18],
+    ];
+const tilemapRows: TilemapRow[] = [];
+if (picked.includes('tilemap')) {
+  console.log('\ntilemap levels + 300 dynamic bodies (contestants alternated on one engine, CPU time):');
+  for (const [flavour, tiles, ground] of tilemapPlan) {
+    const row = measureTilemap(flavour, tiles, ground, quick ? { reps: 3, warmup: 20 } : {});
+    tilemapRows.push(row);
+    console.log(`  ${formatTilemapRow(row)}`);
+  }
+  const platformer = tilemapRows.filter((r) => r.flavour === 'matter-js' && r.ground === 18);
+  const tileSeries = (name: string, pick: (r: TilemapRow) => number) => ({
+    name,
+    points: platformer.map((r) => [r.tiles, pick(r)] as [number, number]),
+  });
+  charts.push(
+    lineChart(
+      [
+        tileSeries('stock Engine.update', (r) => r.updateMs.stock),
+        tileSeries('Sieve Engine.update (its choice)', (r) => r.updateMs.sieve),
+        tileSeries('Sieve, sweep path forced', (r) => r.updateMs.sweep),
+        tileSeries('Sieve, broadphase path forced', (r) => r.updateMs.broadphase),
+        tileSeries('stock Detector.collisions', (r) => r.detectorMs.stock),
+        tileSeries('Sieve detector', (r) => r.detectorMs.sieve),
+      ],
+      {
+        title: 'matter-js 0.20, tilemap: static 32-px tiles + 300 dynamic bodies',
+        xLabel: 'static tiles',
+        yLabel: 'CPU ms per update (median)',
+        guides: [{ y: 16.7, label: '16.7 ms frame budget' }],
+        width: 620,
+      },
+    ),
+  );
+}
 writeText('matter.svg', svgPage(charts, 2, 'Stock matter-js vs Sieve broadphase (@sieve/matter)'));
 const summary: Record<string, Record<string, { update: string; detector: string; broadphase: string }>> = {};
 console.log('\nstock ÷ Sieve (same steps, same results):');
@@ -192,8 +246,11 @@ const path = writeJson('matter', {
   scenes: {
     gas: 'circles and rectangles (50/50, 8-16 px) on a jittered 24 px grid in a walled square box, no gravity, all launched at random, elastic',
     obstacles: 'the same, 90 % of the bodies static, 10 % moving',
+    tilemap:
+      'a platformer level of static 32-px tiles (one Bodies.rectangle per tile, as Phaser convertTilemapLayer builds them; ground 18 or 70 tiles deep) and 300 dynamic circles and boxes dropped on it; contestants take turns on one engine',
   },
   speedUp: summary,
   rows,
+  tilemap: tilemapRows,
 });
 console.log(`\nwrote ${path} and matter.svg`);

@@ -17,6 +17,10 @@
  * (bench/cannon/scene.ts) against stock's SAPBroadphase, and at 1 000 its default NaiveBroadphase.
  * Writes bench/results/small.json and small.svg. `--quick`: fewer repetitions, no large scenes
  * (a smoke test); `--only=matter|cannon`; `--scenes=stack,pile` picks scenes.
+ *
+ * matter-js paths: on each matter-js scene (and the large ones), Sieve as installed against each of
+ * its two paths forced, taking turns on one engine (bench/matter/oneEngine.ts): the path it chooses
+ * must be the faster one (its time ÷ the faster forced path's, ≤ 1 within noise).
  */
 import { performance } from 'node:perf_hooks';
 import { installSieve as installCannon } from '@sieve/cannon';
@@ -27,6 +31,7 @@ import { fillMixed } from '../cannon/scene.js';
 import { writeJson, writeText } from '../lib/results.js';
 import { median } from '../lib/stats.js';
 import { lineChart, svgPage } from '../lib/svg.js';
+import { raceOnOneEngine } from '../matter/oneEngine.js';
 import { buildScene } from '../matter/scene.js';
 import { cannonScenes } from './cannonScenes.js';
 import { matterScenes } from './matterScenes.js';
@@ -401,6 +406,51 @@ if (!quick && !pick) {
   }
 }
 
+/** Sieve's choice of path against both paths forced, on one engine (see the module comment). */
+const paths: {
+  scene: string;
+  bodies: number;
+  path: string;
+  defaultVsBest: number;
+  sweepMs: number;
+  broadphaseMs: number;
+  sieveMs: number;
+}[] = [];
+if (only !== 'cannon') {
+  console.log('matter-js paths: Sieve as installed ÷ the faster forced path (one engine, alternated):');
+  const builders: [string, () => { engine: Matter.Engine; beforeStep?: (s: number) => void }][] = Object.keys(
+    matterScenes,
+  )
+    .filter((name) => !pick || pick.includes(name))
+    .map((name) => [name, () => matterScenes[name](SEED)]);
+  if (!quick && !pick) {
+    for (const kind of ['gas', 'obstacles'] as const) {
+      builders.push([`${kind} 20000`, () => ({ engine: buildScene(20000, kind) })]);
+    }
+  }
+  for (const [name, build] of builders) {
+    const r = raceOnOneEngine(Matter, build, {
+      reps: quick ? 5 : 15,
+      blockMs: 4,
+      warmup: WARMUP,
+    });
+    if (!r.identical) throw new Error(`matter-js ${name}: Sieve's world differs from stock's`);
+    paths.push({
+      scene: name,
+      bodies: r.bodies,
+      path: r.sievePath,
+      defaultVsBest: r.defaultVsBest,
+      sweepMs: r.updateMs.sweep,
+      broadphaseMs: r.updateMs.broadphase,
+      sieveMs: r.updateMs.sieve,
+    });
+    console.log(
+      `  ${name.padEnd(18)} ${String(r.bodies).padStart(5)} bodies  Sieve (${r.sievePath}) ${r.updateMs.sieve.toFixed(3)} ms  ` +
+        `sweep ${r.updateMs.sweep.toFixed(3)}  broadphase ${r.updateMs.broadphase.toFixed(3)}  ÷ best ${r.defaultVsBest.toFixed(2)}`,
+    );
+  }
+}
+
 const worst = (engine: string) => Math.min(...rows.filter((r) => r.engine === engine).map((r) => r.speedUp));
 const mid = (engine: string) => median(rows.filter((r) => r.engine === engine).map((r) => r.speedUp));
 const summary = {
@@ -437,5 +487,6 @@ const path = writeJson('small', {
   control: noise,
   rows,
   large,
+  paths,
 });
 console.log(`wrote ${path} and small.svg`);

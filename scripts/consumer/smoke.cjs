@@ -4,8 +4,10 @@ const { installSieve: installCannon, SieveBroadphase } = require('@sieve/cannon'
 const { MeshBVH, RayHit, raycastFirst, SweepAndPrune } = require('@sieve/core');
 const { installSieve: installMatter } = require('@sieve/matter');
 const { FrameRecorder } = require('@sieve/overlay');
+const { acceleratedRaycast, computeBoundsTree } = require('@sieve/three');
 const CANNON = require('cannon-es');
 const Matter = require('matter-js');
+const THREE = require('three');
 
 const bp = new SweepAndPrune({ dimensions: 3 });
 const a = bp.insert([0, 0, 0, 1, 1, 1]);
@@ -43,4 +45,16 @@ const rec = new FrameRecorder({ phases: ['step'], now: () => 0 });
 rec.record('step', 2);
 rec.endFrame();
 assert.equal(rec.phaseStats('step').last, 2);
-console.log('CommonJS smoke test: @sieve/core, @sieve/cannon, @sieve/matter, @sieve/overlay ok');
+const knot = new THREE.Mesh(new THREE.TorusKnotGeometry(1, 0.3, 64, 8), new THREE.MeshBasicMaterial());
+computeBoundsTree.call(knot.geometry);
+const caster = new THREE.Raycaster(new THREE.Vector3(1.5, 0, 5), new THREE.Vector3(0, 0, -1));
+const stockHits = caster.intersectObject(knot).map((h) => h.distance);
+knot.raycast = acceleratedRaycast;
+assert.ok(stockHits.length > 0);
+assert.deepEqual(
+  caster.intersectObject(knot).map((h) => h.distance),
+  stockHits,
+);
+console.log(
+  'CommonJS smoke test: @sieve/core, @sieve/cannon, @sieve/matter, @sieve/overlay, @sieve/three ok',
+);

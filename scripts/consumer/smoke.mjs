@@ -4,8 +4,10 @@ import { installSieve as installCannon, SieveBroadphase } from '@sieve/cannon';
 import { MeshBVH, RayHit, raycastFirst, SweepAndPrune } from '@sieve/core';
 import { installSieve as installMatter } from '@sieve/matter';
 import { FrameRecorder } from '@sieve/overlay';
+import { acceleratedRaycast, computeBoundsTree } from '@sieve/three';
 import * as CANNON from 'cannon-es';
 import Matter from 'matter-js';
+import * as THREE from 'three';
 
 const bp = new SweepAndPrune({ dimensions: 3 });
 const a = bp.insert([0, 0, 0, 1, 1, 1]);
@@ -43,4 +45,14 @@ const rec = new FrameRecorder({ phases: ['step'], now: () => 0 });
 rec.record('step', 2);
 rec.endFrame();
 assert.equal(rec.phaseStats('step').last, 2);
-console.log('ESM smoke test: @sieve/core, @sieve/cannon, @sieve/matter, @sieve/overlay ok');
+const knot = new THREE.Mesh(new THREE.TorusKnotGeometry(1, 0.3, 64, 8), new THREE.MeshBasicMaterial());
+computeBoundsTree.call(knot.geometry);
+const caster = new THREE.Raycaster(new THREE.Vector3(1.5, 0, 5), new THREE.Vector3(0, 0, -1));
+const stockHits = caster.intersectObject(knot).map((h) => h.distance);
+knot.raycast = acceleratedRaycast;
+assert.ok(stockHits.length > 0);
+assert.deepEqual(
+  caster.intersectObject(knot).map((h) => h.distance),
+  stockHits,
+);
+console.log('ESM smoke test: @sieve/core, @sieve/cannon, @sieve/matter, @sieve/overlay, @sieve/three ok');

@@ -41,6 +41,15 @@ export class CollisionSwitch {
     this.sieve.mode = mode;
   }
 
+  /**
+   * How the last step was answered: `'stock'` (matter-js's own detector), or in Sieve mode `'sweep'`
+   * (matter's sort and sweep, reproduced with less overhead: small worlds, or most bodies moving) or
+   * `'broadphase'` (Sieve's incremental sweep and prune: large worlds with many resting bodies).
+   */
+  get path(): 'stock' | 'sweep' | 'broadphase' {
+    return this.sieve.stats.mode === 'stock' ? 'stock' : this.sieve.stats.path;
+  }
+
   /** Flips stock ↔ Sieve; returns the new mode. */
   toggle(): CollisionMode {
     this.mode = this.mode === 'sieve' ? 'stock' : 'sieve';

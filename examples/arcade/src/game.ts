@@ -2,7 +2,9 @@
  * The game rules and physics of the arcade example, with no rendering: a ship in an asteroid field on a
  * matter-js world with zero gravity. Thrust, rotate and shoot; asteroids split in two when hit (large →
  * medium → small, 20/50/100 points); three lives, game over and restart; a new wave when the field is
- * clear. `flood(n)` pours thousands of small debris bodies into the field to stress collision detection.
+ * clear. Two loads stress collision detection: `flood(n)` pours thousands of small moving debris bodies
+ * into the field, and `setRubble(true)` lays a static level of ten thousand rubble bodies that the debris
+ * bounces through — the kind of world where only the moving bodies should cost anything.
  *
  * Shots are `@sieve/matter` bullets: each update they stop at their first contact (reported to the game
  * like matter's own collision), so fast shots never pass through small asteroids.
@@ -22,11 +24,13 @@ export const WORLD_H = 720;
 /** One physics step, in ms. */
 export const STEP_MS = 1000 / 60;
 
-// Collision categories: bullets only meet asteroids; debris meets everything but bullets.
+// Collision categories: bullets only meet asteroids; debris meets everything but bullets; the static
+// rubble only meets debris (the ship and the asteroids fly over it).
 const SHIP = 0x1;
 const ASTEROID = 0x2;
 const BULLET = 0x4;
 const DEBRIS = 0x8;
+const RUBBLE = 0x10;
 
 const RADIUS = [0, 13, 24, 44] as const;
 const POINTS = [0, 100, 50, 20] as const;
@@ -40,7 +44,31 @@ const MAX_BULLETS = 12;
 const RESPAWN_STEPS = 75;
 const INVULNERABLE_STEPS = 150;
 /** Most debris bodies the field will hold. */
-export const MAX_DEBRIS = 12_000;
+export const MAX_DEBRIS = 30_000;
+/** Spacing of the static rubble's grid, in px, and the radius of one piece. */
+const RUBBLE_CELL = 9.2;
+const RUBBLE_RADIUS = 1.5;
+/** The rubble leaves the ship's spawn point clear, this far around the field's centre. */
+const RUBBLE_CLEAR = 150;
+
+/**
+ * Where the static level's rubble lies: (x, y) pairs, flat — a jittered grid over the whole field but
+ * for a clear disc around the centre, the same for every seed (the view draws it from this too).
+ */
+export function rubbleLayout(): Float64Array {
+  const cols = Math.floor(WORLD_W / RUBBLE_CELL);
+  const rows = Math.floor(WORLD_H / RUBBLE_CELL);
+  const rng = mulberry32(0x5eed);
+  const out: number[] = [];
+  for (let j = 0; j < rows; j++) {
+    for (let i = 0; i < cols; i++) {
+      const x = (i + 0.5 + range(rng, -0.25, 0.25)) * RUBBLE_CELL;
+      const y = (j + 0.5 + range(rng, -0.25, 0.25)) * RUBBLE_CELL;
+      if (Math.hypot(x - WORLD_W / 2, y - WORLD_H / 2) >= RUBBLE_CLEAR) out.push(x, y);
+    }
+  }
+  return Float64Array.from(out);
+}
 
 /** What the player is pressing this step. */
 export interface Input {
@@ -101,6 +129,8 @@ export class Game {
   /** Live shots, with the velocity they were fired at (a stopped shot's own velocity lost its normal part). */
   readonly bullets = new Map<number, { body: Matter.Body; life: number; vx: number; vy: number }>();
   readonly debris: Matter.Body[] = [];
+  /** The static level's rubble (empty while the level is off). */
+  readonly rubble: Matter.Body[] = [];
   readonly sparks: Spark[] = [];
   ship: Matter.Body;
   /** Ship outline in body space. */
@@ -148,8 +178,13 @@ export class Game {
     this.restart();
   }
 
-  /** Starts a new game (same seed sequence continues; debris is kept). */
+  /**
+   * Starts a new game from a clean field: no debris, no rubble, the first wave (the seed's random
+   * sequence continues).
+   */
   restart(): void {
+    this.clearDebris();
+    this.setRubble(false);
     for (const a of this.asteroids.values()) Composite.remove(this.engine.world, a.body);
     for (const b of this.bullets.values()) this.removeBullet(b.body);
     this.asteroids.clear();
@@ -266,13 +301,13 @@ export class Game {
     for (let i = 0; i < add; i++) {
       const { x, y } = this.spotAwayFromShip(90);
       // Pentagons: the cheapest shape for matter's SAT that still rolls like a pebble.
-      const body = Bodies.polygon(x, y, 5, range(this.rng, 2.2, 3.6), {
+      const body = Bodies.polygon(x, y, 5, range(this.rng, 1.6, 2.6), {
         label: 'debris',
         frictionAir: 0,
         friction: 0,
         restitution: 0.9,
         density: 0.0005,
-        collisionFilter: { category: DEBRIS, mask: SHIP | ASTEROID | DEBRIS, group: 0 },
+        collisionFilter: { category: DEBRIS, mask: SHIP | ASTEROID | DEBRIS | RUBBLE, group: 0 },
       });
       const a = this.rng() * Math.PI * 2;
       const v = range(this.rng, 0.2, 1.2);
@@ -288,6 +323,34 @@ export class Game {
   clearDebris(): void {
     Composite.remove(this.engine.world, this.debris);
     this.debris.length = 0;
+  }
+
+  /** Lays the static level's rubble ({@link rubbleLayout}) or takes it away. */
+  setRubble(on: boolean): void {
+    if (on === this.rubble.length > 0) return;
+    if (!on) {
+      Composite.remove(this.engine.world, this.rubble);
+      this.rubble.length = 0;
+      return;
+    }
+    const at = rubbleLayout();
+    for (let k = 0; k < at.length; k += 2) {
+      this.rubble.push(
+        Bodies.polygon(at[k], at[k + 1], 4, RUBBLE_RADIUS, {
+          label: 'rubble',
+          isStatic: true,
+          friction: 0,
+          restitution: 0.9,
+          collisionFilter: { category: RUBBLE, mask: DEBRIS, group: 0 },
+        }),
+      );
+    }
+    Composite.add(this.engine.world, this.rubble);
+  }
+
+  /** Pieces of static rubble in the world (0 while the static level is off). */
+  get rubbleCount(): number {
+    return this.rubble.length;
   }
 
   /** Number of bodies in the world. */
@@ -443,6 +506,7 @@ export class Game {
     const bodies = this.engine.world.bodies;
     for (let i = 0; i < bodies.length; i++) {
       const b = bodies[i];
+      if (b.isStatic) continue;
       const m = (b.bounds.max.x - b.bounds.min.x) / 2;
       const { x, y } = b.position;
       let nx = x;

@@ -1,11 +1,12 @@
 /**
  * Keyboard and touch input. Arrows or WASD turn and thrust, Space fires; the action keys (flood, clear,
- * collision mode, overlay, restart, parallel mode) fire callbacks once per press. Touch buttons drive the same state.
+ * static level, collision mode, overlay, restart, parallel mode) fire callbacks once per press. Touch
+ * buttons drive the same state.
  */
 import type { Input } from './game.js';
 
 /** One-shot actions. */
-export type Action = 'flood' | 'clear' | 'mode' | 'overlay' | 'restart' | 'parallel';
+export type Action = 'flood' | 'clear' | 'rubble' | 'mode' | 'overlay' | 'restart' | 'parallel';
 
 const HOLD: Record<string, keyof Input> = {
   ArrowLeft: 'left',
@@ -20,6 +21,7 @@ const HOLD: Record<string, keyof Input> = {
 const ACTIONS: Record<string, Action> = {
   KeyF: 'flood',
   KeyX: 'clear',
+  KeyL: 'rubble',
   KeyC: 'mode',
   KeyO: 'overlay',
   KeyR: 'restart',

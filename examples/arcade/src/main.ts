@@ -2,9 +2,16 @@
  * Sieve arcade: asteroids on pixi.js + matter-js, with a live switch between stock matter-js and Sieve
  * collision detection (@sieve/matter) and a timing overlay (@sieve/overlay).
  *
- * Keys: ←/→ or A/D turn, ↑ or W thrust, Space fire; F floods 2500 debris bodies, X clears them,
- * C switches stock ↔ Sieve, O cycles the overlay, R restarts, P switches the parallel mode on or off.
- * Touch: the on-screen buttons.
+ * Keys: ←/→ or A/D turn, ↑ or W thrust, Space fire; F adds 2 500 debris bodies (up to 30 000), X clears
+ * them, L lays or lifts the static level (10 000 pieces of rubble), C switches stock ↔ Sieve, O cycles
+ * the overlay, R restarts from a clean field, P switches the parallel mode on or off. Touch: the
+ * on-screen buttons.
+ *
+ * The HUD names the path that answered the last step (stock; Sieve's `sweep` or `broadphase`, as
+ * @sieve/matter picks them from the world's size and how much of it moves; in the parallel mode,
+ * `parallel`) and the body count. The overlay keeps one segment per collision mode and
+ * world (debris and rubble counts): every F, X, L or R starts a new one, so stock and Sieve are only
+ * ever compared over the same world.
  * URL: `?workers=N` runs the parallel mode — the game in a Web Worker, Sieve's region-parallel broadphase
  * on N worker threads (needs cross-origin isolation; without it the broadphase runs its regions on the
  * physics worker and the HUD says so) — `?seed=N` fixes the field, `?mode=stock|sieve` the starting detector, `?touch=1` shows the touch
@@ -14,10 +21,10 @@
 import { attachToPixiTicker, Overlay } from '@sieve/overlay';
 import { Application } from 'pixi.js';
 import { type CollisionMode, CollisionSwitch } from './collision.js';
-import { Game, type Input, STEP_MS } from './game.js';
+import { Game, type Input, MAX_DEBRIS, STEP_MS } from './game.js';
 import { type Action, Controls } from './input.js';
 import type { GameState } from './state.js';
-import { View } from './view.js';
+import { type Reserved, View } from './view.js';
 import { WorkerGame } from './workerGame.js';
 
 /** What the end-to-end test reads and drives (`window.__arcade`). */
@@ -29,8 +36,12 @@ export interface ArcadeHook {
   readonly lives: number;
   readonly state: 'playing' | 'gameover';
   readonly mode: CollisionMode;
+  /** What answered the last step: 'stock', or Sieve's 'sweep', 'broadphase' or 'parallel'. */
+  readonly path: Path;
   readonly asteroids: number;
   readonly debris: number;
+  /** Pieces of the static level's rubble (0: off). */
+  readonly rubble: number;
   readonly bodies: number;
   readonly shotsFired: number;
   /** Ship position and velocity (px, px per step). */
@@ -69,6 +80,11 @@ const test = params.get('test') === '1';
 const startMode: CollisionMode = params.get('mode') === 'stock' ? 'stock' : 'sieve';
 const FLOOD = 2500;
 const OVERLAY_WIDTH = 264;
+/**
+ * Moving boxes from which the region-parallel broadphase beats one thread (`pnpm bench:broadphase --
+ * --parallel`: 2 workers on 2 cores, 1.6× at 100 000 boxes; below about 20 000, SweepAndPrune wins).
+ */
+const PARALLEL_PAYS_FROM = 20_000;
 /** Parallel mode: the game on a Web Worker, Sieve's broadphase on this many worker threads (0: off). */
 const workers = parseWorkers(params.get('workers'));
 /** What P switches to: the parallel mode with 2 workers, or back. */
@@ -82,15 +98,26 @@ function parseWorkers(value: string | null): number {
   return n;
 }
 
+/** What answered a step: stock matter-js, or Sieve's sorted sweep, incremental or parallel broadphase. */
+export type Path = 'stock' | 'sweep' | 'broadphase' | 'parallel';
+
+/** The world a measurement is about, for the overlay's segments: what F, X, L and R change. */
+function worldOf(state: GameState): string {
+  const debris = `${state.debris.length} debris`;
+  return state.rubbleCount > 0 ? `${debris} · ${state.rubbleCount} static` : debris;
+}
+
 /** The game as the loop drives it: here on the page (default) or in a physics worker (parallel). */
 interface Driver {
   readonly state: GameState;
+  /** The collision mode that answered the last step. */
   readonly mode: CollisionMode;
+  readonly path: Path;
   readonly candidates: number;
   readonly collisions: number;
   readonly pairs: number;
   step(steps: number, input: Input): void;
-  act(action: 'flood' | 'clear' | 'mode' | 'restart'): void;
+  act(action: 'flood' | 'clear' | 'rubble' | 'mode' | 'restart'): void;
 }
 
 /** The default mode: the game and its engine on the page, Sieve's sequential broadphase. */
@@ -117,6 +144,9 @@ function localDriver(overlay: Overlay): Driver & { game: Game } {
     get mode() {
       return sw.mode;
     },
+    get path() {
+      return sw.path;
+    },
     get candidates() {
       return sw.candidatePairs;
     },
@@ -132,6 +162,7 @@ function localDriver(overlay: Overlay): Driver & { game: Game } {
     act(action) {
       if (action === 'flood') game.flood(FLOOD);
       else if (action === 'clear') game.clearDebris();
+      else if (action === 'rubble') game.setRubble(game.rubbleCount === 0);
       else if (action === 'mode') sw.toggle();
       else game.restart();
     },
@@ -143,6 +174,7 @@ function localDriver(overlay: Overlay): Driver & { game: Game } {
  * uses `@sieve/core/parallel` on `workers` threads; the page draws its snapshots. The worker's timings
  * are recorded nested in 'snapshot' (the page's own cost of taking one over), so the overlay's "other"
  * stays the page's own time; 'worker N' is the time region N's thread spent in the broadphase updates.
+ * A snapshot from another mode or world than the overlay's segment starts a new segment first.
  */
 async function workerDriver(overlay: Overlay): Promise<Driver & { remote: WorkerGame }> {
   const snapshot = overlay.phase('snapshot');
@@ -155,7 +187,6 @@ async function workerDriver(overlay: Overlay): Promise<Driver & { remote: Worker
   };
   const workerRows: number[] = [];
   for (let w = 0; w < workers; w++) workerRows.push(overlay.phase(`worker ${w + 1}`));
-  let mode: CollisionMode = startMode;
   const record = (row: number, ms: number) => {
     if (!Number.isNaN(ms)) overlay.record(row, ms);
   };
@@ -174,6 +205,7 @@ async function workerDriver(overlay: Overlay): Promise<Driver & { remote: Worker
     onReady: () => ready(),
     onSnapshot: (game) => {
       const r = game.report;
+      syncSegment(overlay, r.mode, worldOf(game));
       overlay.begin(snapshot);
       record(rows.physics, r.physicsMs);
       record(rows.collision, r.collisionMs);
@@ -198,7 +230,10 @@ async function workerDriver(overlay: Overlay): Promise<Driver & { remote: Worker
     remote,
     state: remote.game,
     get mode() {
-      return mode;
+      return r.mode;
+    },
+    get path() {
+      return r.mode === 'stock' ? 'stock' : r.path === 'broadphase' ? 'parallel' : 'sweep';
     },
     get candidates() {
       return r.candidates;
@@ -213,10 +248,14 @@ async function workerDriver(overlay: Overlay): Promise<Driver & { remote: Worker
       remote.tick(steps, input);
     },
     act(action) {
-      if (action === 'mode') mode = mode === 'sieve' ? 'stock' : 'sieve';
       remote.action(action);
     },
   };
+}
+
+/** Starts a new overlay segment when the mode or the world measured is not the current segment's. */
+function syncSegment(overlay: Overlay, mode: CollisionMode, world: string): void {
+  if (overlay.segment !== mode || overlay.world !== world) overlay.beginSegment(mode, world);
 }
 
 function showMessage(text: string): void {
@@ -240,7 +279,8 @@ async function main(): Promise<void> {
   document.body.prepend(app.canvas);
 
   // The overlay sits in its own column at the right; the view keeps the playfield left of it. Statistics
-  // are kept per collision mode (one segment each), the other mode's medians shown beside.
+  // are kept per collision mode and world (one segment each), the other mode's medians in the same world
+  // shown beside.
   const overlay = new Overlay({
     title: workers > 0 ? `arcade · ${workers} workers` : 'arcade',
     phases: workers > 0 ? ['snapshot'] : ['physics', 'collision', 'broadphase', 'narrowphase', 'sync'],
@@ -248,8 +288,8 @@ async function main(): Promise<void> {
     toggleKey: null, // the game binds O itself
     corner: 'top-right',
     width: OVERLAY_WIDTH,
-    // The parallel mode has more rows (the page's snapshot, one per worker): shorter graphs keep the
-    // panel within a 576 px high window.
+    // The parallel mode has more rows (the page's snapshot, one per worker): shorter graphs. The
+    // overlay shrinks them further where the window is short (fitWindow).
     graphHeight: workers > 0 ? Math.max(12, 30 - 3 * workers) : 36,
     segment: startMode,
   });
@@ -257,25 +297,40 @@ async function main(): Promise<void> {
   const local = workers > 0 ? null : localDriver(overlay);
   const parallel = workers > 0 ? await workerDriver(overlay) : null;
   const driver: Driver = (local ?? parallel)!;
-  const view = new View(app, local?.game ?? parallel!.remote, () =>
-    overlay.mode === 'hidden' ? 0 : OVERLAY_WIDTH + 8,
-  );
   const hud = document.getElementById('hud')!;
-  const message = document.getElementById('message')!;
+  const actions = document.getElementById('actions')!;
+  const touch = document.getElementById('touch')!;
+
+  // The screen's edges the playfield keeps clear of: the HUD above, the buttons below, the overlay at
+  // the right. Measured when the HUD's text, the window or the overlay's mode change.
+  const reserved: Reserved = { top: 0, right: 0, bottom: 0 };
+  const measure = () => {
+    reserved.right = overlay.mode === 'hidden' ? 0 : OVERLAY_WIDTH + 8;
+    const free = `${Math.max(160, window.innerWidth - reserved.right - 20)}px`;
+    hud.style.maxWidth = free;
+    // The touch pad sits at the bottom right: the buttons keep left of it.
+    const pad = document.body.classList.contains('touch') ? touch.getBoundingClientRect().width + 30 : 0;
+    actions.style.maxWidth = pad > 0 ? `${Math.max(160, window.innerWidth - pad)}px` : free;
+    reserved.top = hud.getBoundingClientRect().bottom + 6;
+    let below = actions.getBoundingClientRect().top;
+    if (document.body.classList.contains('touch')) below = Math.min(below, touch.getBoundingClientRect().top);
+    reserved.bottom = window.innerHeight - below + 6;
+  };
+  window.addEventListener('resize', measure);
+  const view = new View(app, local?.game ?? parallel!.remote, () => reserved);
 
   const act = (action: Action) => {
     switch (action) {
       case 'flood':
       case 'clear':
+      case 'rubble':
       case 'restart':
-        driver.act(action);
-        break;
       case 'mode':
-        driver.act('mode');
-        overlay.beginSegment(driver.mode);
+        driver.act(action);
         break;
       case 'overlay':
         overlay.toggle();
+        measure();
         break;
       case 'parallel': {
         // Reloads in the other mode (a fresh game with the same seed).
@@ -294,15 +349,45 @@ async function main(): Promise<void> {
     controls.bindAction(el, el.dataset.action as Action);
   for (const el of document.querySelectorAll<HTMLElement>('[data-hold]'))
     controls.bindHold(el, el.dataset.hold as 'left' | 'right' | 'thrust' | 'fire');
-  if (params.get('touch') === '1' || matchMedia('(pointer: coarse)').matches)
+  if (params.get('touch') === '1' || matchMedia('(pointer: coarse)').matches) {
     document.body.classList.add('touch');
+    // A touch screen is small and the pad takes its bottom right: the overlay starts as text only.
+    overlay.setMode('compact');
+  }
 
-  /** The parallel mode's line: what runs where, or why the regions fell back to one thread. */
-  const parallelLine = (): string => {
+  const count = (n: number) => n.toLocaleString('en-US');
+  /** What each path is, in a line. */
+  const pathLine = (path: Path): string => {
+    switch (path) {
+      case 'stock':
+        return "stock: matter-js's detector sorts every body, every step";
+      case 'sweep':
+        return "sweep: matter's sort and sweep, less overhead, resting bodies skipped";
+      case 'broadphase':
+        return 'broadphase: incremental sweep and prune, only moved bodies cost';
+      case 'parallel':
+        return 'parallel: sweep and prune by regions, one per worker thread';
+    }
+  };
+  /** The parallel mode's line: what runs where, when it pays, or why the regions fell back to one thread. */
+  const parallelLine = (game: GameState): string => {
     const info = parallel?.remote.info;
-    if (!info) return '<div>physics on this page (P: parallel mode, physics in a Web Worker)</div>';
-    if (info.mode === 'workers')
-      return `<div class="parallel">physics in a Web Worker · parallel broadphase on <b>${info.regions} workers</b> (P: off)</div>`;
+    if (!info)
+      return (
+        `<div>one thread · P: broadphase on ${P_WORKERS} worker threads ` +
+        `(pays from ~${count(PARALLEL_PAYS_FROM)} moving bodies)</div>`
+      );
+    if (info.mode === 'workers') {
+      const moving = game.bodyCount - game.rubbleCount;
+      const verdict =
+        moving >= PARALLEL_PAYS_FROM
+          ? `${count(moving)} moving: they pay`
+          : `${count(moving)} moving: one thread is faster (F: more, P: off)`;
+      return (
+        `<div class="parallel">physics in a Web Worker, broadphase on <b>${info.regions} worker threads</b> · ` +
+        `they pay from ~${count(PARALLEL_PAYS_FROM)} moving bodies; ${verdict}</div>`
+      );
+    }
     return (
       `<div class="fallback">parallel broadphase FELL BACK to in-thread (${info.regions} regions on the physics ` +
       `worker): ${info.fallbackReason ?? 'inThread was asked'}</div>`
@@ -310,23 +395,34 @@ async function main(): Promise<void> {
   };
 
   let hudKey = '';
+  let bodiesShown = -1;
+  let bodiesEl: HTMLElement | null = null;
   const updateHud = () => {
     const game = driver.state;
-    const key = `${game.score}|${game.lives}|${game.wave}|${game.state}|${driver.mode}|${game.debris.length}`;
-    if (key === hudKey) return;
-    hudKey = key;
     const mode = driver.mode;
-    hud.innerHTML =
-      `<div class="big">SCORE ${game.score}   ${'▲ '.repeat(Math.max(0, game.lives))}</div>` +
-      `<div>wave ${game.wave} · collision: <b class="mode-${mode}">${mode === 'sieve' ? 'Sieve' : 'stock matter-js'}</b> (C)</div>` +
-      `<div>debris ${game.debris.length} (F floods, X clears) · bodies ${game.bodyCount}</div>` +
-      parallelLine();
-    if (game.state === 'gameover') {
-      message.style.display = 'flex';
-      message.innerHTML = `<h1>GAME OVER</h1><div>score ${game.score} — press R or tap restart</div>`;
-    } else {
-      message.style.display = 'none';
+    const path = driver.path;
+    // Rebuilt when its text changes, but for the body count (bullets come and go every few frames).
+    const key = `${game.score}|${game.lives}|${game.wave}|${game.state}|${mode}|${path}|${game.debris.length}|${game.rubbleCount}|${parallel?.remote.info?.mode}`;
+    if (key === hudKey) {
+      if (bodiesEl && game.bodyCount !== bodiesShown) {
+        bodiesShown = game.bodyCount;
+        bodiesEl.textContent = count(bodiesShown);
+      }
+      return;
     }
+    hudKey = key;
+    bodiesShown = game.bodyCount;
+    const over = game.state === 'gameover' ? ' <span class="over">GAME OVER — R restarts</span>' : '';
+    hud.innerHTML =
+      `<div class="big">SCORE ${game.score}  ${'▲ '.repeat(Math.max(0, game.lives))} <small>wave ${game.wave}</small>${over}</div>` +
+      `<div>collision: <b class="mode-${mode}">${mode === 'sieve' ? 'Sieve' : 'stock matter-js'}</b> (C) · ` +
+      `path: <b class="path" data-path="${path}">${path}</b> · <b class="bodies">${count(game.bodyCount)}</b> bodies</div>` +
+      `<div class="dim">${pathLine(path)}</div>` +
+      `<div>debris ${count(game.debris.length)} (F +${count(FLOOD)} to ${count(MAX_DEBRIS)}, X clears) · ` +
+      `static level: ${game.rubbleCount > 0 ? `${count(game.rubbleCount)} rubble` : 'off'} (L)</div>` +
+      parallelLine(game);
+    bodiesEl = hud.querySelector('.bodies');
+    measure();
   };
 
   const sync = overlay.phase('sync');
@@ -334,6 +430,8 @@ async function main(): Promise<void> {
   let acc = 0;
   app.ticker.add((ticker) => {
     frame++;
+    // The segment follows what the next steps measure (local mode; the parallel mode's snapshots do it).
+    if (local) syncSegment(overlay, driver.mode, worldOf(driver.state));
     // Fixed steps; at most 2 per frame so a slow detector cannot spiral. Tests: exactly one per frame
     // (in the parallel mode: one per frame while the physics worker keeps up; a frame that finds it
     // still busy hands it none).
@@ -380,11 +478,17 @@ async function main(): Promise<void> {
     get mode() {
       return driver.mode;
     },
+    get path() {
+      return driver.path;
+    },
     get asteroids() {
       return driver.state.asteroids.size;
     },
     get debris() {
       return driver.state.debris.length;
+    },
+    get rubble() {
+      return driver.state.rubbleCount;
     },
     get bodies() {
       return driver.state.bodyCount;

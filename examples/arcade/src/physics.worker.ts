@@ -59,6 +59,7 @@ let spare: ArrayBuffer | null = null;
 let t0 = 0;
 const report: StepReport = {
   mode: 'sieve',
+  path: 'broadphase',
   steps: 0,
   physicsMs: Number.NaN,
   collisionMs: Number.NaN,
@@ -78,6 +79,7 @@ function afterUpdate(): void {
   report.physicsMs = add(report.physicsMs, performance.now() - t0);
   const s = sieve!.stats;
   report.mode = s.mode;
+  report.path = s.path;
   report.collisionMs = add(report.collisionMs, s.detectorMs);
   report.broadphaseMs = add(report.broadphaseMs, s.broadphaseMs);
   report.narrowphaseMs = add(report.narrowphaseMs, s.narrowphaseMs);
@@ -136,6 +138,7 @@ function step(m: Extract<ToPhysics, { type: 'step' }>): void {
     if (action === 'flood') g.flood(floodSize);
     else if (action === 'clear') g.clearDebris();
     else if (action === 'mode') sieve!.mode = sieve!.mode === 'sieve' ? 'stock' : 'sieve';
+    else if (action === 'rubble') g.setRubble(g.rubbleCount === 0);
     else if (action === 'restart') g.restart();
   }
   report.steps = m.steps;

@@ -25,6 +25,8 @@ export interface GameState {
   readonly thrusting: boolean;
   readonly shotsFired: number;
   readonly bodyCount: number;
+  /** Pieces of the static level's rubble (0: off); where they lie is `rubbleLayout()`. */
+  readonly rubbleCount: number;
   readonly ship: { readonly position: Point; readonly angle: number; readonly velocity: Point };
   readonly asteroids: ReadonlyMap<
     number,
@@ -43,6 +45,8 @@ export interface GameState {
 export interface StepReport {
   /** 'sieve' or 'stock'. */
   mode: 'sieve' | 'stock';
+  /** In Sieve mode, how the last step was answered (`SieveStats.path`). */
+  path: 'sweep' | 'broadphase';
   /** Steps in the batch. */
   steps: number;
   physicsMs: number;
@@ -86,7 +90,9 @@ const H_ASTEROIDS = 26;
 const H_BULLETS = 27;
 const H_SPARKS = 28;
 const H_DEBRIS = 29;
-const HEADER = 30;
+const H_PATH = 30;
+const H_RUBBLE = 31;
+const HEADER = 32;
 
 /** Numbers a snapshot of `game` takes, with `regions` region times. */
 export function snapshotLength(game: Game, regions: number): number {
@@ -128,6 +134,8 @@ export function writeSnapshot(game: Game, report: StepReport, out: Float64Array)
   out[H_BULLETS] = game.bullets.size;
   out[H_SPARKS] = game.sparks.length;
   out[H_DEBRIS] = game.debris.length;
+  out[H_PATH] = report.path === 'broadphase' ? 1 : 0;
+  out[H_RUBBLE] = game.rubbleCount;
   let o = HEADER;
   out.set(report.regionMs, o);
   o += report.regionMs.length;
@@ -185,6 +193,7 @@ export class RemoteGame implements GameState {
   thrusting = false;
   shotsFired = 0;
   bodyCount = 0;
+  rubbleCount = 0;
   readonly ship = { position: { x: 0, y: 0 }, angle: 0, velocity: { x: 0, y: 0 } };
   readonly asteroids = new Map<number, RemoteAsteroid>();
   readonly bullets = new Map<number, { body: RemoteBody; seen: number }>();
@@ -193,6 +202,7 @@ export class RemoteGame implements GameState {
   /** The report that came with the last snapshot. */
   readonly report: StepReport = {
     mode: 'sieve',
+    path: 'broadphase',
     steps: 0,
     physicsMs: Number.NaN,
     collisionMs: Number.NaN,
@@ -219,6 +229,7 @@ export class RemoteGame implements GameState {
     this.thrusting = s[H_THRUSTING] === 1;
     this.shotsFired = s[H_SHOTS];
     this.bodyCount = s[H_BODIES];
+    this.rubbleCount = s[H_RUBBLE];
     const ship = this.ship;
     ship.position.x = s[H_SHIP];
     ship.position.y = s[H_SHIP + 1];
@@ -227,6 +238,7 @@ export class RemoteGame implements GameState {
     ship.velocity.y = s[H_SHIP + 4];
     const r = this.report;
     r.mode = s[H_MODE] === 1 ? 'sieve' : 'stock';
+    r.path = s[H_PATH] === 1 ? 'broadphase' : 'sweep';
     r.steps = s[H_BATCH];
     r.physicsMs = s[H_PHYSICS];
     r.collisionMs = s[H_COLLISION];

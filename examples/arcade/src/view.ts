@@ -1,8 +1,10 @@
 /**
  * The pixi.js view of a {@link Game}: a letterboxed world container scaled to the window, one Graphics per
  * asteroid (outline drawn once, then only moved), the ship with its flame, one Graphics redrawn per frame
- * for bullets and sparks, and a ParticleContainer for the thousands of debris bodies (one quad each, one
- * draw call for all of them).
+ * for bullets and sparks, a ParticleContainer for the thousands of debris bodies (one quad each, one
+ * draw call for all of them), and the static level's rubble drawn once into one Graphics when it is laid.
+ * The playfield keeps clear of the screen's edges the page reserves (the HUD above, the buttons below,
+ * the timing overlay at the right), so no text is ever drawn over the game.
  */
 import {
   type Application,
@@ -13,7 +15,7 @@ import {
   Rectangle,
   type Texture,
 } from 'pixi.js';
-import { type Game, WORLD_H, WORLD_W } from './game.js';
+import { type Game, rubbleLayout, WORLD_H, WORLD_W } from './game.js';
 import type { GameState } from './state.js';
 
 const ASTEROID_COLOR = 0xc5cae9;
@@ -21,6 +23,14 @@ const SHIP_COLOR = 0x80deea;
 const BULLET_COLOR = 0xfff59d;
 const SPARK_COLOR = 0xffab40;
 const DEBRIS_COLOR = 0x7986cb;
+const RUBBLE_COLOR = 0x5d6a8a;
+
+/** CSS pixels at each edge of the screen that the playfield keeps clear of. */
+export interface Reserved {
+  top: number;
+  right: number;
+  bottom: number;
+}
 
 /** Draws the game state with pixi.js. */
 export class View {
@@ -35,18 +45,21 @@ export class View {
   private readonly debrisLayer: ParticleContainer;
   private readonly debrisTexture: Texture;
   private readonly particles: Particle[] = [];
+  private readonly rubble = new Graphics();
+  private rubbleShown = 0;
 
   /** The playfield's rectangle on the screen, in CSS pixels (updated every frame). */
   readonly playfield = { x: 0, y: 0, width: 0, height: 0 };
 
   /**
-   * @param reservedRight - CSS pixels at the right edge of the screen kept free of the playfield (where the
-   *   timing overlay sits), read every frame so the playfield grows back when the overlay is hidden.
+   * @param reserved - CSS pixels at the top (HUD), right (timing overlay) and bottom (buttons) edges of
+   *   the screen kept free of the playfield, read every frame so the playfield grows back when the
+   *   overlay is hidden.
    */
   constructor(
     private readonly app: Application,
     game: { readonly shipOutline: number[] },
-    private readonly reservedRight: () => number = () => 0,
+    private readonly reserved: () => Reserved = () => ({ top: 0, right: 0, bottom: 0 }),
   ) {
     this.field.rect(0, 0, WORLD_W, WORLD_H).fill({ color: 0x070914 }).stroke({ width: 2, color: 0x283593 });
     // A faint star field, drawn once.
@@ -57,7 +70,7 @@ export class View {
         .circle(x, y, i % 7 === 0 ? 1.4 : 0.8)
         .fill({ color: 0xffffff, alpha: 0.25 + (i % 5) * 0.08 });
     }
-    this.world.addChild(this.field);
+    this.world.addChild(this.field, this.rubble);
 
     const dot = new Graphics().circle(4, 4, 3.2).fill(0xffffff);
     this.debrisTexture = app.renderer.generateTexture({ target: dot, resolution: 2 });
@@ -82,17 +95,25 @@ export class View {
     this.shield.circle(0, 0, 26).stroke({ width: 1.5, color: SHIP_COLOR, alpha: 0.6 });
     this.ship.addChild(this.shield, this.flame, hull);
     this.world.addChild(this.ship);
+    // Nothing is drawn outside the field (a body wrapping around an edge): the HUD and the buttons stay clear.
+    const clip = new Graphics().rect(0, 0, WORLD_W, WORLD_H).fill({ color: 0xffffff });
+    this.world.addChild(clip);
+    this.world.mask = clip;
     app.stage.addChild(this.world);
   }
 
-  /** Scales and centres the world in the part of the screen left of the reserved column. */
+  /** Scales and centres the world in the part of the screen the reserved edges leave. */
   private fit(): void {
-    const { width: screenW, height } = this.app.screen;
-    const reserved = Math.min(this.reservedRight(), screenW / 2);
-    const width = screenW - reserved;
+    const { width: screenW, height: screenH } = this.app.screen;
+    const r = this.reserved();
+    const right = Math.min(r.right, screenW / 2);
+    const top = Math.min(r.top, screenH / 3);
+    const bottom = Math.min(r.bottom, screenH / 3);
+    const width = screenW - right;
+    const height = screenH - top - bottom;
     const s = Math.min(width / WORLD_W, height / WORLD_H);
     const x = (width - WORLD_W * s) / 2;
-    const y = (height - WORLD_H * s) / 2;
+    const y = top + (height - WORLD_H * s) / 2;
     this.world.scale.set(s);
     this.world.position.set(x, y);
     const p = this.playfield;
@@ -113,6 +134,17 @@ export class View {
     this.ship.position.set(ship.position.x, ship.position.y);
     this.ship.rotation = ship.angle;
     this.flame.visible = game.thrusting && (game.steps & 2) === 0;
+
+    // The static level: drawn once when laid, cleared when taken away.
+    if (game.rubbleCount !== this.rubbleShown) {
+      this.rubbleShown = game.rubbleCount;
+      this.rubble.clear();
+      if (game.rubbleCount > 0) {
+        const at = rubbleLayout();
+        for (let k = 0; k < at.length; k += 2) this.rubble.rect(at[k] - 1.1, at[k + 1] - 1.1, 2.2, 2.2);
+        this.rubble.fill({ color: RUBBLE_COLOR });
+      }
+    }
 
     // Asteroids: create views for new ones, drop views of destroyed ones, move the rest.
     for (const [id, a] of game.asteroids) {

@@ -4,8 +4,10 @@
  * test layout (`?seed=1&test=1`: one fixed step per frame, an asteroid straight ahead of the ship), then
  * thrusts, shoots, floods, switches stock ↔ Sieve, reads what the overlay draws ("—" for phases stock
  * matter-js does not report, the other mode's medians beside, an "other" row) and its exported JSON,
- * checks that the panel leaves the playfield clear (also at 800×600), and saves screenshots to
- * `examples/arcade/test-results/`. Then the parallel mode (`?workers=2`): the page cross-origin isolated,
+ * checks that the HUD names the path that answered (sweep, broadphase on the static level, stock),
+ * that a comparison never mixes two world sizes (a new segment at every F, X, L and R), that R restarts
+ * from a clean field, that no text lies over the playfield and no overlay line runs past its panel (in
+ * every overlay mode, also at 800×600), and saves screenshots to `examples/arcade/test-results/`. Then the parallel mode (`?workers=2`): the page cross-origin isolated,
  * the game in its physics worker with Sieve's broadphase on 2 worker threads (not the in-thread fallback),
  * debris colliding, a per-worker time row for each in the overlay; and, served without the isolation
  * headers, the HUD's line saying the broadphase fell back to in-thread. Fails on any console error or
@@ -105,8 +107,60 @@ function hook(page: Page) {
       renderer: a.renderer,
       overlayFrames: a.overlay.frameCount,
       playfield: { ...a.playfield },
+      path: a.path,
+      rubble: a.rubble,
+      segment: a.overlay.segment,
+      world: a.overlay.world,
+      comparison: a.overlay.comparison ?? null,
     };
   });
+}
+
+/**
+ * Checks what a new user sees: the HUD's path label names the path the game reports, no HUD, button or
+ * message text lies over the playfield, and every line the overlay draws ends inside its panel
+ * (measured with the canvas's own font).
+ */
+async function checkScreen(page: Page, what: string) {
+  const state = await hook(page);
+  expect(await page.locator('#hud .path').textContent(), what).toBe(state.path);
+  expect(await page.locator('#hud .bodies').textContent(), what).toBe(state.bodies.toLocaleString('en-US'));
+  const field = state.playfield;
+  for (const selector of ['#hud', '#actions']) {
+    const box = (await page.locator(selector).boundingBox())!;
+    const apart =
+      box.y + box.height <= field.y + 0.5 ||
+      box.y >= field.y + field.height - 0.5 ||
+      box.x + box.width <= field.x + 0.5 ||
+      box.x >= field.x + field.width - 0.5;
+    expect(
+      apart,
+      `${what}: ${selector} ${JSON.stringify(box)} over the playfield ${JSON.stringify(field)}`,
+    ).toBe(true);
+  }
+  expect(await page.locator('#message').isVisible(), what).toBe(false);
+  const overflow = await page.evaluate(() => {
+    const o = window.__arcade!.overlay;
+    const ctx = o.canvas.getContext('2d')!;
+    const bad: string[] = [];
+    const original = ctx.fillText;
+    ctx.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number) {
+      const right = x + this.measureText(text).width;
+      if (right > o.width - 2) bad.push(`"${text}" ends at ${right.toFixed(1)} of ${o.width}`);
+      original.call(this, text, x, y);
+    };
+    try {
+      o.draw();
+    } finally {
+      ctx.fillText = original;
+    }
+    return bad;
+  });
+  expect(overflow, `${what}: overlay lines past the panel`).toEqual([]);
+  const panel = (await page.locator('.sieve-overlay').boundingBox())!;
+  expect(panel.y + panel.height, `${what}: overlay below the window`).toBeLessThanOrEqual(
+    page.viewportSize()!.height,
+  );
 }
 
 /** Redraws the overlay and returns every string it drew on its canvas (read from the page). */
@@ -238,18 +292,36 @@ describe('arcade game in headless Chromium', () => {
     expect(shot.score).toBeGreaterThanOrEqual(50);
     expect(shot.asteroids).toBeGreaterThanOrEqual(5); // one medium became two small ones (or more hits)
 
-    // Flood: thousands of debris bodies, and the game keeps running.
+    // Both modes measured on the small world first: later worlds must not be compared with these.
+    await page.keyboard.press('KeyC');
+    await advance(page, 5);
+    await page.keyboard.press('KeyC');
+    const empty = await advance(page, 5);
+    expect(empty.comparison).toMatchObject({ label: 'stock', world: '0 debris' });
+
+    // Flood: thousands of debris bodies, and the game keeps running. A new world: a new segment, with
+    // nothing to compare yet (not the 5-body frames of stock), on the sweep path (most bodies move).
     await page.keyboard.press('KeyF');
     const flooded = await advance(page, 5);
     expect(flooded.debris).toBe(2500);
     expect(flooded.bodies).toBeGreaterThan(2500);
+    expect(flooded).toMatchObject({
+      world: '2500 debris',
+      segment: 'sieve',
+      comparison: null,
+      path: 'sweep',
+    });
+    expect(words(await drawnText(page), 'ms')).toEqual(['ms', 'last', 'med', 'max']);
+    await checkScreen(page, 'flooded, Sieve');
 
     // Stock ↔ Sieve: each switch keeps frames and physics steps going, and starts a new overlay segment.
     await page.keyboard.press('KeyC');
     const stockStart = await hook(page);
     expect(stockStart.mode).toBe('stock');
-    const stockEnd = await advance(page, 30);
+    const stockEnd = await advance(page, 24);
     expect(stockEnd.mode).toBe('stock');
+    expect(stockEnd.path).toBe('stock');
+    expect(stockEnd.comparison).toMatchObject({ label: 'sieve', world: '2500 debris' });
     // Stock mode: matter-js reports no broadphase / narrowphase split and no candidate count — "—", not 0.
     const stockText = await drawnText(page);
     expect(words(stockText, 'broadphase').slice(1, 4)).toEqual(['—', '—', '—']);
@@ -261,7 +333,7 @@ describe('arcade game in headless Chromium', () => {
     await page.keyboard.press('KeyC');
     const sieveStart = await hook(page);
     expect(sieveStart.mode).toBe('sieve');
-    const sieveEnd = await advance(page, 60);
+    const sieveEnd = await advance(page, 36);
     expect(sieveEnd.state).toBe('playing');
 
     // The overlay: its canvas is on the page, and its exported JSON has non-zero phase timings.
@@ -279,9 +351,16 @@ describe('arcade game in headless Chromium', () => {
     expect(draws.count).toBeGreaterThan(0);
     // COOP/COEP from dist/_headers: SharedArrayBuffer and fine-grained performance.now().
     expect(draws.isolated).toBe(true);
-    expect(data.version).toBe(2);
+    expect(data.version).toBe(3);
     expect(data.segment).toBe('sieve');
-    expect(data.frames.length).toBeGreaterThan(50); // this Sieve segment only: stock frames are not mixed in
+    expect(data.world).toBe('2500 debris');
+    // A comparison never mixes world sizes: every kept segment and every frame is of this world.
+    for (const seg of Object.values(data.segments)) expect(seg.world).toBe('2500 debris');
+    for (const f of data.frames) {
+      expect(f.counters.bodies).toBeGreaterThan(2500);
+      expect(f.counters.bodies).toBeLessThan(2600);
+    }
+    expect(data.frames.length).toBeGreaterThan(30); // this Sieve segment only: stock frames are not mixed in
     // (broadphase / narrowphase: only when @sieve/matter answers through its broadphase, not its sweep)
     for (const phase of ['physics', 'collision', 'render'])
       expect(data.stats.phases[phase].max, `phase ${phase}`).toBeGreaterThan(0);
@@ -310,6 +389,7 @@ describe('arcade game in headless Chromium', () => {
     expect(box.x).toBeGreaterThanOrEqual(field.x + field.width - 0.5);
     const viewport = page.viewportSize()!;
     expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+    await checkScreen(page, 'flooded, Sieve after stock');
 
     // For the report: median detector time per step in each mode, and the overlay's own cost.
     console.log(
@@ -324,17 +404,60 @@ describe('arcade game in headless Chromium', () => {
     mkdirSync(join(root, 'test-results'), { recursive: true });
     await page.screenshot({ path: screenshot });
     expect(statSync(screenshot).size).toBeGreaterThan(10_000);
+
+    // The static level without the debris: 10 000 pieces of rubble and a few moving bodies, a world of
+    // its own for the overlay; the HUD names the path @sieve/matter chose for it (checkScreen).
+    await page.keyboard.press('KeyX');
+    await page.keyboard.press('KeyL');
+    const level = await advance(page, 12); // past the 8 steps a path switch waits for
+    expect(level.rubble).toBeGreaterThan(10_000);
+    expect(['sweep', 'broadphase']).toContain(level.path);
+    expect(level).toMatchObject({ world: `0 debris · ${level.rubble} static`, comparison: null });
+    await checkScreen(page, 'static level, Sieve');
+    if (level.path === 'broadphase') {
+      const levelText = await drawnText(page);
+      expect(Number(words(levelText, 'broadphase')[2])).toBeGreaterThan(0); // measured on this path
+    }
+    await page.keyboard.press('KeyC');
+    const levelStock = await advance(page, 10);
+    expect(levelStock).toMatchObject({ path: 'stock', comparison: { label: 'sieve', world: level.world } });
+    await checkScreen(page, 'static level, stock');
+    for (const mode of ['compact', 'hidden', 'full']) {
+      await page.keyboard.press('KeyO');
+      await advance(page, 2);
+      expect(await page.evaluate(() => window.__arcade!.overlay.mode)).toBe(mode);
+      await checkScreen(page, `static level, overlay ${mode}`);
+      if (mode !== 'full')
+        await page.screenshot({ path: join(root, 'test-results', `arcade-overlay-${mode}.png`) });
+    }
+
+    // R: a new game on a clean field (no debris, no rubble), the collision mode kept, a new segment.
+    await page.keyboard.press('KeyR');
+    const restarted = await advance(page, 5);
+    expect(restarted).toMatchObject({
+      debris: 0,
+      rubble: 0,
+      score: 0,
+      lives: 3,
+      mode: 'stock',
+      world: '0 debris',
+    });
+    expect(restarted.comparison).toMatchObject({ label: 'sieve', world: '0 debris' }); // this world's own
+    await page.keyboard.press('KeyC');
+
     await page.setViewportSize({ width: 800, height: 600 });
+    await page.keyboard.press('KeyF');
     await advance(page, 5);
     const small = (await hook(page)).playfield;
     const smallBox = (await page.locator('.sieve-overlay').boundingBox())!;
     expect(smallBox.x).toBeGreaterThanOrEqual(small.x + small.width - 0.5);
     expect(smallBox.y + smallBox.height).toBeLessThanOrEqual(600);
     expect(small.width).toBeGreaterThan(500); // two thirds of the window stay playfield
+    await checkScreen(page, '800×600');
     await page.screenshot({ path: join(root, 'test-results', 'arcade-800x600.png') });
 
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('parallel mode (?workers=2): the game in a Web Worker, the broadphase on 2 worker threads, per-worker times in the overlay', async () => {
     const page = await context!.newPage();
@@ -349,9 +472,16 @@ describe('arcade game in headless Chromium', () => {
     expect(info.workers).toBeGreaterThanOrEqual(2);
     expect(info.fallbackReason).toBeNull();
     expect(info.crossOriginIsolated).toBe(true);
-    expect(await page.locator('#hud').textContent()).toContain('parallel broadphase on 2 workers');
+    expect(await page.locator('#hud').textContent()).toContain('broadphase on 2 worker threads');
+    // When worker threads pay, said at this size: not here, with 1 500 debris.
+    expect(await page.locator('#hud').textContent()).toMatch(
+      /pay from ~20,000 moving bodies; 1,5\d\d moving: one thread is faster/,
+    );
     const start = await hook(page);
     expect(start.mode).toBe('sieve');
+    expect(start.path).toBe('parallel');
+    expect(start.world).toBe('1500 debris');
+    await checkScreen(page, 'parallel mode');
     expect(start.debris).toBe(1500);
     expect(start.bodies).toBeGreaterThan(1500);
 
@@ -404,10 +534,17 @@ describe('arcade game in headless Chromium', () => {
     expect(box.x).toBeGreaterThanOrEqual(field.x + field.width - 0.5);
     expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
 
-    // Stock ↔ Sieve still switches inside the worker.
+    // Stock ↔ Sieve still switches inside the worker; the segment follows the snapshots.
     await page.keyboard.press('KeyC');
     await advance(page, 10);
-    expect((await hook(page)).mode).toBe('stock');
+    const stock = await hook(page);
+    expect(stock).toMatchObject({ mode: 'stock', path: 'stock', segment: 'stock', world: '1500 debris' });
+    expect(stock.comparison).toMatchObject({ label: 'sieve', world: '1500 debris' });
+    await page.keyboard.press('KeyO');
+    await advance(page, 2);
+    await checkScreen(page, 'parallel mode, compact overlay');
+    await page.keyboard.press('KeyO');
+    await page.keyboard.press('KeyO');
     mkdirSync(join(root, 'test-results'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-results', 'arcade-workers.png') });
     await page.close();

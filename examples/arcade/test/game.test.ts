@@ -1,9 +1,9 @@
-import { isBullet } from '@sieve/matter';
+import { installSieve, isBullet } from '@sieve/matter';
 import { FrameRecorder } from '@sieve/overlay';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
 import { CollisionSwitch } from '../src/collision.js';
-import { Game, type Input, MAX_DEBRIS } from '../src/game.js';
+import { Game, type Input, MAX_DEBRIS, rubbleLayout } from '../src/game.js';
 
 const idle: Input = { left: false, right: false, thrust: false, fire: false };
 const fire: Input = { ...idle, fire: true };
@@ -106,6 +106,64 @@ describe('arcade game rules (Node, no rendering)', () => {
     expect(game.flood(10)).toBe(0);
     game.clearDebris();
     expect(game.bodyCount).toBe(base);
+  });
+
+  it('the static level: L lays 10 000 static rubble pieces clear of the spawn point, meeting only debris', () => {
+    const game = new Game({ seed: 4 });
+    const base = game.bodyCount;
+    game.setRubble(true);
+    const at = rubbleLayout();
+    expect(game.rubbleCount).toBe(at.length / 2);
+    expect(game.rubbleCount).toBeGreaterThan(10_000);
+    expect(game.bodyCount).toBe(base + game.rubbleCount);
+    for (const r of game.rubble) {
+      expect(r.isStatic).toBe(true);
+      expect(Math.hypot(r.position.x - 640, r.position.y - 360)).toBeGreaterThan(149);
+      expect(r.collisionFilter.mask).toBe(0x8); // debris only: the ship and asteroids fly over it
+    }
+    game.setRubble(true); // already laid: nothing added
+    expect(game.bodyCount).toBe(base + game.rubbleCount);
+    game.setRubble(false);
+    expect(game.rubbleCount).toBe(0);
+    expect(game.bodyCount).toBe(base);
+  });
+
+  it('R restarts from a clean field: no debris, no rubble, a fresh first wave', () => {
+    const game = new Game({ seed: 6 });
+    game.flood(500);
+    game.setRubble(true);
+    for (let i = 0; i < 20; i++) game.step(fire);
+    game.restart();
+    expect(game.debris.length).toBe(0);
+    expect(game.rubbleCount).toBe(0);
+    expect(game.wave).toBe(1);
+    expect(game.score).toBe(0);
+    expect(game.bullets.size).toBe(0);
+    expect(game.bodyCount).toBe(1 + game.asteroids.size); // the ship and the wave
+  });
+
+  it('each world the demo offers is answered by the path the HUD names (sweep when many move, broadphase on the static level)', () => {
+    const rec = new FrameRecorder({ now: () => 0 });
+    const game = new Game({ seed: 7, onAfterUpdate: () => sw.recordStep() });
+    const sw = new CollisionSwitch(game.engine, rec, 'sieve');
+    game.flood(2500);
+    for (let i = 0; i < 10; i++) game.step(idle);
+    expect(sw.path).toBe('sweep'); // 2 505 moving bodies: matter's sort and sweep, with less overhead
+    game.setRubble(true);
+    for (let i = 0; i < 10; i++) game.step(idle);
+    expect(sw.path).toBe('sweep'); // 12 500 bodies, a fifth of them moving: still the sweep
+    // 10 000 static bodies and a few moving: a path chosen by @sieve/matter, named as it is.
+    game.clearDebris();
+    for (let i = 0; i < 10; i++) game.step(idle);
+    expect(['sweep', 'broadphase']).toContain(sw.path);
+    const forced = new Game({ seed: 7 });
+    const sieve = installSieve(forced.engine, { matter: Matter, sweepBelow: 0 });
+    forced.setRubble(true);
+    forced.step(idle);
+    expect(sieve.stats.path).toBe('broadphase'); // the path the static level is for, when chosen
+    sw.toggle();
+    game.step(idle);
+    expect(sw.path).toBe('stock');
   });
 
   it('replays identically from a seed, and Sieve collision detection plays the same game as stock', () => {

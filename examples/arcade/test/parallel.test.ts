@@ -15,9 +15,10 @@ import { RemoteGame, type StepReport, snapshotLength, writeSnapshot } from '../s
 const idle: Input = { left: false, right: false, thrust: false, fire: false };
 const script = (i: number): Input => ({ ...idle, fire: i % 20 < 10, left: i % 60 < 15, thrust: i % 90 < 30 });
 
-function report(regions: number): StepReport {
+function report(regions: number, path: StepReport['path'] = 'broadphase'): StepReport {
   return {
     mode: 'sieve',
+    path,
     steps: 1,
     physicsMs: 1.5,
     collisionMs: Number.NaN,
@@ -44,6 +45,7 @@ function seen(g: Game | RemoteGame) {
     thrusting: g.thrusting,
     shotsFired: g.shotsFired,
     bodyCount: g.bodyCount,
+    rubbleCount: g.rubbleCount,
     ship: [g.ship.position.x, g.ship.position.y, g.ship.angle, g.ship.velocity.x, g.ship.velocity.y],
     asteroids: [...g.asteroids].map(([id, a]) => [
       id,
@@ -111,9 +113,11 @@ describe('the arcade parallel mode, in Node', () => {
     for (let i = 0; i < 150; i++) {
       game.step(script(i));
       if (i === 60) game.clearDebris();
+      if (i === 70) game.setRubble(true);
       if (i === 90) game.flood(50);
+      if (i === 110) game.setRubble(false);
       if (i % 10 !== 9) continue;
-      const r = report(3);
+      const r = report(3, i < 100 ? 'broadphase' : 'sweep');
       const data = new Float64Array(snapshotLength(game, 3));
       writeSnapshot(game, r, data);
       remote.apply(data);
@@ -121,5 +125,6 @@ describe('the arcade parallel mode, in Node', () => {
       expect(remote.report).toEqual(r);
     }
     expect(game.asteroidsDestroyed).toBeGreaterThan(0);
+    expect(remote.rubbleCount).toBe(0);
   });
 });

@@ -17,7 +17,7 @@
  * it there). From `naiveBelow` bodies up, one proxy per body lives in Sieve's incremental sweep and
  * prune (`SweepAndPrune` of `@sieve/core`: per-axis endpoint lists kept sorted by insertion sort, pairs
  * changed on swaps, as Bullet's btAxisSweep3, over the
- * regions of a sparse grid), or its octree. The bodies' records live in core's `BodyTable` (the engine
+ * regions of a sparse grid), or a Sieve broadphase you pass (its octree, the parallel one). The bodies' records live in core's `BodyTable` (the engine
  * seam both adapters share): each step one O(N) pass over `world.bodies` reads every body's numbers
  * and notices bodies added or removed by a stamp per record; a proxy's box is a "fat" box, as
  * in Box2D's dynamic tree: the body's bounding-sphere box (or AABB) widened by a margin, moved only when
@@ -38,10 +38,12 @@
 import {
   BodyTable,
   type BodyTableHooks,
+  type Broadphase as CoreBroadphase,
+  checkOptionKeys,
   growArray,
-  Octree,
-  type OctreeOptions,
+  optionKeys,
   PairOrder,
+  SWEEP_AND_PRUNE_OPTION_KEYS,
   SweepAndPrune,
   type SweepAndPruneOptions,
 } from '@sieve/core';
@@ -49,12 +51,19 @@ import { type AABB, Body, Broadphase, type World } from 'cannon-es';
 
 /** Options of {@link SieveBroadphase}. */
 export interface SieveBroadphaseOptions {
-  /** Which Sieve broadphase keeps the proxies: `'sap'` (default, SweepAndPrune) or `'octree'`. */
-  kind?: 'sap' | 'octree';
+  /**
+   * The Sieve broadphase the adapter builds: `'sap'` (default, SweepAndPrune). Any other — the
+   * `Octree` of `@sieve/core`, the parallel one — is passed built, as `sieve`, so that a bundle holds
+   * only the broadphases its page imports: the former `'octree'` throws a `RangeError` saying so.
+   */
+  kind?: 'sap';
   /** Options passed to `SweepAndPrune` (dimensions is always 3). */
   sap?: Omit<SweepAndPruneOptions, 'dimensions'>;
-  /** Options passed to `Octree` (dimensions is always 3). */
-  octree?: Omit<OctreeOptions, 'dimensions'>;
+  /**
+   * Not supported: any value throws a `TypeError`. Build the Octree yourself
+   * (`new Octree({ dimensions: 3, ... })` from `@sieve/core`) and pass it as `sieve`.
+   */
+  octree?: never;
   /**
    * A body whose bounding-sphere diameter (or AABB, in box mode) is wider than this, or not finite, is
    * tested against every body instead of living in the tree. Default 1e12 (catches planes).
@@ -69,6 +78,97 @@ export interface SieveBroadphaseOptions {
   naiveBelow?: number;
   /** How far a proxy's fat box reaches past the body's box, as a fraction of its radius. Default 0.25. */
   margin?: number;
+  /**
+   * The Sieve broadphase to keep the proxies in, instead of one built from `kind`: an empty 3-D
+   * instance of any `@sieve/core` broadphase that you built and own — such as
+   * `new ParallelSweepAndPrune({ dimensions: 3, workers })` of `@sieve/core/parallel` for large worlds
+   * (the README says from what size it pays). Same pairs and order as with the default tree. The
+   * adapter empties it when it lets go (uninstalling, or a world shrinking to Naive's loop) but never
+   * disposes it. Not with `kind`, `sap` or `octree`.
+   */
+  sieve?: CoreBroadphase;
+}
+
+/**
+ * The keys of {@link SieveBroadphaseOptions}: any other key throws a `TypeError` naming it. Kept
+ * complete by the compiler (`optionKeys`): add a new option here too.
+ */
+const SIEVE_BROADPHASE_OPTION_KEYS = optionKeys<SieveBroadphaseOptions>({
+  kind: true,
+  sap: true,
+  octree: true,
+  hugeExtent: true,
+  useBoundingBoxes: true,
+  naiveBelow: true,
+  margin: true,
+  sieve: true,
+});
+/** The keys of `sap`: the sweep and prune's, but `dimensions` (always 3). */
+const SAP_OPTION_KEYS = SWEEP_AND_PRUNE_OPTION_KEYS.filter((k) => k !== 'dimensions');
+
+/** How to use the octree, for the errors that meet the removed `'octree'`. */
+const OCTREE_HINT =
+  "pass sieve: new Octree({ dimensions: 3, ... }) from '@sieve/core' (its options there), so that only " +
+  'pages that import the octree ship it';
+
+/**
+ * Checks the keys of {@link SieveBroadphaseOptions} (and of its `sap`; `octree` is refused), and
+ * `useBoundingBoxes`, as `where` (`'new SieveBroadphase: options'`). Throws a `TypeError` naming the
+ * option; the constructor checks the other values.
+ */
+export function checkSieveBroadphaseKeys(options: SieveBroadphaseOptions, where: string): void {
+  checkOptionKeys(where, options, SIEVE_BROADPHASE_OPTION_KEYS);
+  if (options.sieve !== undefined) {
+    checkSieveInstance(options.sieve, `${where}.sieve`);
+    for (const key of ['kind', 'sap', 'octree'] as const) {
+      if (options[key] !== undefined) {
+        throw new TypeError(
+          `${where}.${key} configures a tree the adapter builds; with ${where}.sieve, configure that instance when you construct it`,
+        );
+      }
+    }
+  }
+  if (options.octree !== undefined) throw new TypeError(`${where}.octree is not supported; ${OCTREE_HINT}`);
+  checkOptionKeys(`${where}.sap`, options.sap, SAP_OPTION_KEYS);
+  const boxes = options.useBoundingBoxes;
+  if (boxes !== undefined && typeof boxes !== 'boolean') {
+    throw new TypeError(`${where}.useBoundingBoxes must be true or false, got ${String(boxes)}`);
+  }
+}
+
+/** The methods of the `Broadphase` contract the adapter (through core's `BodyTable`) calls. */
+const CONTRACT_METHODS = [
+  'insert',
+  'moveMany',
+  'remove',
+  'update',
+  'pairBuffers',
+  'pairTags',
+  'tagOf',
+] as const;
+
+/** Whether `value` implements the `Broadphase` contract of `@sieve/core` (a `sieve` instance). */
+export function isSieveInstance(value: unknown): value is CoreBroadphase {
+  if (value === null || typeof value !== 'object') return false;
+  const bp = value as Record<string, unknown>;
+  return CONTRACT_METHODS.every((m) => typeof bp[m] === 'function');
+}
+
+/** Throws a `TypeError` / `RangeError` naming `where` unless `value` is an empty 3-D Sieve broadphase. */
+function checkSieveInstance(value: unknown, where: string): void {
+  if (!isSieveInstance(value)) {
+    throw new TypeError(
+      `${where} must implement the Broadphase contract of @sieve/core (such as a ParallelSweepAndPrune), got ${String(value)}`,
+    );
+  }
+  if (value.dimensions !== 3) {
+    throw new RangeError(
+      `${where} must be a 3-D broadphase (dimensions 3), got dimensions ${String(value.dimensions)}`,
+    );
+  }
+  if (value.count !== 0) {
+    throw new RangeError(`${where} must be empty (count 0), got count ${String(value.count)}`);
+  }
 }
 
 /** Relative padding of a sphere box: far above the few ulps cannon's formula can round by. */
@@ -79,14 +179,14 @@ const stockNeed = Broadphase.prototype.needBroadphaseCollision;
 
 /** cannon-es `Broadphase` with `NaiveBroadphase`'s pairs, on Sieve's incremental sweep and prune. */
 export class SieveBroadphase extends Broadphase {
-  /** Which Sieve broadphase is in use. */
-  readonly kind: 'sap' | 'octree';
+  /** Which Sieve broadphase is in use (`'instance'`: the one given as `sieve`). */
+  readonly kind: 'sap' | 'instance';
   /** Bodies below which Naive's loop runs instead of the tree. */
   readonly naiveBelow: number;
   private readonly hugeExtent: number;
   private readonly margin: number;
   private readonly options: SieveBroadphaseOptions;
-  private tree: SweepAndPrune | Octree;
+  private tree: SweepAndPrune | CoreBroadphase;
   /** Whether the tree holds the bodies (false while the world is small), and in which mode. */
   private treeOn = false;
   private treeBoxes = false;
@@ -110,11 +210,19 @@ export class SieveBroadphase extends Broadphase {
   /** Candidate pairs the tree reported at the last `collisionPairs` (before the exact test). */
   rawPairCount = 0;
 
+  /**
+   * A broadphase with Naive's pairs (see {@link SieveBroadphaseOptions}). Throws a `TypeError` or
+   * `RangeError` naming the option for an unknown key or a bad value, nested `sap` included.
+   */
   constructor(options: SieveBroadphaseOptions = {}) {
     super();
-    const kind = options.kind ?? 'sap';
-    if (kind !== 'sap' && kind !== 'octree') {
-      throw new RangeError(`SieveBroadphase: kind must be 'sap' or 'octree', got ${String(kind)}`);
+    checkSieveBroadphaseKeys(options, 'SieveBroadphase: options');
+    const kind = options.sieve !== undefined ? 'instance' : (options.kind ?? 'sap');
+    if ((kind as string) === 'octree') {
+      throw new RangeError(`SieveBroadphase: kind 'octree' is not built by name; ${OCTREE_HINT}`);
+    }
+    if (kind !== 'sap' && kind !== 'instance') {
+      throw new RangeError(`SieveBroadphase: kind must be 'sap', got ${String(kind)}`);
     }
     const huge = options.hugeExtent ?? 1e12;
     if (typeof huge !== 'number' || !(huge > 0)) {
@@ -162,7 +270,7 @@ export class SieveBroadphase extends Broadphase {
   }
 
   /** The Sieve broadphase behind this one (read-only use: statistics, debugging). */
-  get sieve(): SweepAndPrune | Octree {
+  get sieve(): SweepAndPrune | CoreBroadphase {
     return this.tree;
   }
 
@@ -439,14 +547,20 @@ export class SieveBroadphase extends Broadphase {
     }
   }
 
-  private makeTree(): SweepAndPrune | Octree {
-    if (this.kind === 'octree') return new Octree({ ...this.options.octree, dimensions: 3 });
+  private makeTree(): SweepAndPrune | CoreBroadphase {
+    if (this.options.sieve !== undefined) return this.options.sieve;
     return new SweepAndPrune({ ...this.options.sap, dimensions: 3 });
   }
 
   private clear(): void {
     this.specials.length = 0;
     this.treeOn = false;
+    if (this.options.sieve !== undefined) {
+      // The caller's instance is kept: its proxies go, and the update closes their pairs.
+      this.table.reset();
+      this.tree.update();
+      return;
+    }
     this.tree = this.makeTree();
     this.table.reset(this.tree);
   }

@@ -15,12 +15,11 @@
  * - `narrowphase`: trimesh–trimesh, box–trimesh, convex–trimesh and cylinder–trimesh contacts (cannon
  *   has none), as own properties of `world.narrowphase`; the OCSI sphere–box contact and the box–box
  *   prefilter only when asked for (they change cannon's answers); see `NarrowphaseOptions`.
- * - `deferRemovals`: `world.removeBody` called while the world is inside `step()` where stock cannon
- *   would then throw (its step loops cached the body count and read past the end of the array) is queued
- *   and applied as soon as the internal step returns. A removal stock survives — from a `postStep`
- *   listener with `allowSleep` off, or of a body not in the world — is done at once, as stock does it.
- *   (Not told apart: listeners that remove a body and add another in the same step, which keeps stock's
- *   cached count in range; that removal is still applied when the step ends.)
+ * - `deferRemovals`: `world.removeBody` from a listener inside `step()` stays stock's own removal, done
+ *   at once (so a removal and an add in a `collide` handler — pick up and respawn — give stock's results
+ *   exactly); where stock would then throw (its step loops cached the body count and read past the end
+ *   of the shortened array), the rest of the step runs over the bodies still in the world instead (see
+ *   `stepRemovals.ts`).
  * - `bullets`: bodies marked with `setBullet(body)` are swept after each internal step and stopped at
  *   (or bounced from) their first contact instead of passing through thin bodies; see `bullets.ts`.
  *   Costs nothing while no body is marked.
@@ -30,24 +29,42 @@
  *
  * Uninstalling restores every original object and property, carrying the collision state back.
  */
+import { type Broadphase as CoreBroadphase, checkOptionKeys, optionKeys } from '@sieve/core';
 import { ArrayCollisionMatrix, type Body, type Broadphase, type World } from 'cannon-es';
-import { SieveBroadphase, type SieveBroadphaseOptions } from './broadphase.js';
 import {
-  type BulletOptions,
-  type BulletSystem,
+  checkSieveBroadphaseKeys,
+  isSieveInstance,
+  SieveBroadphase,
+  type SieveBroadphaseOptions,
+} from './broadphase.js';
+// The sweep of bullets is not imported here: `setBullet` brings it (see bullets/mark.ts).
+import type { BulletOptions, BulletSystem } from './bullets/index.js';
+import {
   checkBulletOptions,
-  getBulletSystem,
-  installBullets,
-  uninstallBullets,
-} from './bullets/index.js';
+  dropBullets,
+  existingTracker,
+  trackerOf,
+  wantBullets,
+} from './bullets/settings.js';
 import { PairCollisionMatrix } from './collisionMatrix.js';
-import { installNarrowphase, type NarrowphaseOptions, uninstallNarrowphase } from './narrowphase.js';
+import {
+  checkNarrowphaseOptions,
+  installNarrowphase,
+  type NarrowphaseOptions,
+  narrowphaseInstalled,
+  uninstallNarrowphase,
+} from './narrowphase.js';
 import { PairOverlapKeeper } from './overlapKeeper.js';
+import { installStepRemovals, type StepRemovalWorld, uninstallStepRemovals } from './stepRemovals.js';
 
 /** Options of {@link installSieve}. */
 export interface InstallSieveOptions {
-  /** A SieveBroadphase to use, options for a new one, or false to keep the world's. Default true. */
-  broadphase?: boolean | SieveBroadphase | SieveBroadphaseOptions;
+  /**
+   * A SieveBroadphase to use, options for a new one, or false to keep the world's. Default true. A
+   * `@sieve/core` broadphase instance (such as a `ParallelSweepAndPrune` of `@sieve/core/parallel`)
+   * is the tree of a new SieveBroadphase: its `sieve` option.
+   */
+  broadphase?: boolean | SieveBroadphase | SieveBroadphaseOptions | CoreBroadphase;
   /** Pair-sized collision matrices and overlap keepers (same events as stock). Default true. */
   collisionMatrix?: boolean;
   /**
@@ -58,17 +75,36 @@ export interface InstallSieveOptions {
   wideContactIds?: boolean;
   /** Added narrowphase handlers (all, some, or none). Default true. */
   narrowphase?: boolean | NarrowphaseOptions;
-  /** Queue `removeBody` calls made during a step (where cannon would throw) until it ends. Default true. */
+  /**
+   * Make `removeBody` calls from listeners inside a step safe where cannon would throw (the rest of the
+   * step runs over the bodies still in the world); removals stock survives are untouched. Default true.
+   */
   deferRemovals?: boolean;
   /** Sweep bodies marked with `setBullet` (options, or false to leave them alone). Default true. */
   bullets?: boolean | BulletOptions;
 }
 
+/**
+ * The keys of {@link InstallSieveOptions}: any other key throws a `TypeError` naming it. Kept complete
+ * by the compiler (`optionKeys`): add a new option here too.
+ */
+const INSTALL_SIEVE_OPTION_KEYS = optionKeys<InstallSieveOptions>({
+  broadphase: true,
+  collisionMatrix: true,
+  wideContactIds: true,
+  narrowphase: true,
+  deferRemovals: true,
+  bullets: true,
+});
+
 /** What {@link installSieve} put on a world. */
 export interface SieveInstallation {
   /** The broadphase installed, or null if the world's own was kept. */
   readonly broadphase: SieveBroadphase | null;
-  /** The bullet system installed, or null (option `bullets: false`). */
+  /**
+   * The world's bullet system, or null with option `bullets: false`. It is made when the first body of
+   * the world is marked (`setBullet`), so a page that never marks one never loads it: null until then.
+   */
   readonly bullets: BulletSystem | null;
 }
 
@@ -92,11 +128,7 @@ interface WorldInternals {
   collisionMatrixPrevious: MatrixLike;
   bodyOverlapKeeper: KeeperLike;
   shapeOverlapKeeper: KeeperLike;
-  internalStep(dt: number): void;
-  removeBody(body: Body): void;
   bodies: Body[];
-  stepnumber: number;
-  allowSleep: boolean;
 }
 
 interface Saved {
@@ -117,46 +149,60 @@ const installed = new WeakMap<World, Saved>();
  * switchable by {@link InstallSieveOptions}: a {@link SieveBroadphase} as `world.broadphase`;
  * {@link PairCollisionMatrix}es and {@link PairOverlapKeeper}s instead of cannon's N(N−1)/2 arrays
  * (current pairs carried over, so no event is repeated or lost); trimesh contacts on
- * `world.narrowphase` ({@link installNarrowphase}); `removeBody` during a step queued until it ends
+ * `world.narrowphase` ({@link installNarrowphase}); `removeBody` from a listener inside a step made safe
  * (where stock cannon throws); and continuous collision for bodies marked with `setBullet`.
  *
  * Returns what was installed. Throws a `TypeError` if `world` is not a cannon-es `World`, an `Error` if
  * Sieve is already installed on it (uninstall first), and a `TypeError`/`RangeError` naming the option
- * for bad bullet options or `narrowphase.maxContacts` — all before the world is changed.
+ * for an unknown key (nested options included), a value of the wrong type or out of range, or
+ * `wideContactIds` without `collisionMatrix` — all before the world is changed.
  *
  * @example
+ * ```ts
+ * import { installSieve, uninstallSieve } from '@sieve/cannon';
+ * import { Body, Box, Plane, Sphere, Vec3, World } from 'cannon-es';
+ *
  * const world = new World({ gravity: new Vec3(0, -9.82, 0) });
- * installSieve(world);
- * world.step(1 / 60); // same contacts and events as stock, found faster
- * uninstallSieve(world); // every original object back
+ * const ground = new Body({ mass: 0, shape: new Plane() });
+ * ground.quaternion.setFromEuler(-Math.PI / 2, 0, 0);
+ * world.addBody(ground);
+ * for (let i = 0; i < 100; i++) {
+ *   const shape = i % 2 ? new Sphere(0.5) : new Box(new Vec3(0.5, 0.5, 0.5));
+ *   world.addBody(new Body({ mass: 1, shape, position: new Vec3(i % 10, 1 + Math.floor(i / 10), 0) }));
+ * }
+ * const sieve = installSieve(world); // the same contacts and events as stock, bit for bit
+ * for (let i = 0; i < 60; i++) world.step(1 / 60);
+ * console.log(world.contacts.length, sieve.broadphase?.bodyCount); // last step's contacts; bodies in the tree
+ * uninstallSieve(world); // cannon's own objects back, the collision state carried over
+ * ```
  */
 export function installSieve(world: World, options: InstallSieveOptions = {}): SieveInstallation {
   if (world == null || !Array.isArray((world as World).bodies)) {
     throw new TypeError('installSieve: world must be a cannon-es World');
   }
   if (installed.has(world)) throw new Error('installSieve: Sieve is already installed on this world');
+  checkInstallOptions(world, options); // every option, before anything changes
   const w = world as unknown as WorldInternals;
   const bulletOption = options.bullets ?? true;
   const bulletOptions = bulletOption === false ? null : bulletOption === true ? {} : bulletOption;
   if (bulletOptions !== null) checkBulletOptions(bulletOptions, 'installSieve'); // before anything changes
-  if (bulletOptions !== null && getBulletSystem(world) !== null) {
+  if (bulletOptions !== null && existingTracker(world) !== undefined) {
     throw new Error(
       'installSieve: bullets are already installed on this world (pass bullets: false, or uninstallBullets first)',
     );
   }
   const npOption = options.narrowphase ?? true;
-  const maxContacts = typeof npOption === 'object' ? npOption.maxContacts : undefined;
-  if (maxContacts !== undefined && !(Number.isInteger(maxContacts) && maxContacts >= 1)) {
-    throw new RangeError(
-      `installSieve: narrowphase.maxContacts must be a positive integer, got ${maxContacts}`,
-    );
-  }
   const bpOption = options.broadphase ?? true;
   let broadphase: SieveBroadphase | null = null;
   let savedBroadphase: Broadphase | null = null;
   if (bpOption !== false) {
     if (bpOption instanceof SieveBroadphase) broadphase = bpOption;
-    else {
+    else if (isSieveInstance(bpOption)) {
+      broadphase = new SieveBroadphase({
+        sieve: bpOption,
+        useBoundingBoxes: w.broadphase.useBoundingBoxes === true,
+      });
+    } else {
       const o = bpOption === true ? {} : (bpOption as SieveBroadphaseOptions);
       // Keep the replaced broadphase's test (cannon's default is bounding spheres).
       broadphase = new SieveBroadphase({
@@ -180,9 +226,14 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
   const np = npOption;
   if (np !== false) installNarrowphase(world.narrowphase, np === true ? {} : np);
   const deferred = options.deferRemovals ?? true;
-  if (deferred) installDeferredRemovals(w);
-  const bullets = bulletOptions === null ? null : installBullets(world, bulletOptions);
-  const installation: SieveInstallation = { broadphase, bullets };
+  if (deferred) installStepRemovals(world as unknown as StepRemovalWorld);
+  if (bulletOptions !== null) wantBullets(world, bulletOptions);
+  const installation: SieveInstallation = {
+    broadphase,
+    get bullets() {
+      return bulletOptions === null ? null : ((trackerOf(world) as BulletSystem | undefined) ?? null);
+    },
+  };
   installed.set(world, {
     installation,
     broadphase: savedBroadphase,
@@ -194,8 +245,68 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
 }
 
 /**
+ * The checks of {@link installSieve}'s options that need no building: known keys at every level, the
+ * type of each option, `wideContactIds` only with `collisionMatrix`, and a narrowphase not already
+ * installed. Throws a `TypeError`, `RangeError` or `Error` naming the option.
+ */
+function checkInstallOptions(world: World, options: InstallSieveOptions): void {
+  checkOptionKeys('installSieve: options', options, INSTALL_SIEVE_OPTION_KEYS);
+  for (const key of ['collisionMatrix', 'wideContactIds', 'deferRemovals'] as const) {
+    const v = options[key];
+    if (v !== undefined && typeof v !== 'boolean') {
+      throw new TypeError(`installSieve: options.${key} must be true or false, got ${String(v)}`);
+    }
+  }
+  if (options.wideContactIds === true && options.collisionMatrix === false) {
+    throw new TypeError(
+      'installSieve: options.wideContactIds needs the pair-sized overlap keepers of options.collisionMatrix (true)',
+    );
+  }
+  const bp = options.broadphase;
+  if (isSieveInstance(bp)) checkSieveBroadphaseKeys({ sieve: bp }, 'installSieve: options.broadphase');
+  else if (bp !== undefined && typeof bp !== 'boolean' && !(bp instanceof SieveBroadphase)) {
+    if (bp === null || typeof bp !== 'object' || !isPlainObject(bp)) {
+      throw new TypeError(
+        `installSieve: options.broadphase must be true, false, a SieveBroadphase or its options, got ${String(bp)}`,
+      );
+    }
+    checkSieveBroadphaseKeys(bp, 'installSieve: options.broadphase');
+  }
+  const np = options.narrowphase;
+  if (np !== undefined && typeof np !== 'boolean') {
+    if (np === null || typeof np !== 'object') {
+      throw new TypeError(
+        `installSieve: options.narrowphase must be true, false or its options, got ${String(np)}`,
+      );
+    }
+    checkNarrowphaseOptions(np, 'installSieve: options.narrowphase');
+  }
+  if (np !== false && narrowphaseInstalled(world.narrowphase)) {
+    throw new Error(
+      'installSieve: Sieve handlers are already installed on world.narrowphase (pass narrowphase: false, or uninstallNarrowphase first)',
+    );
+  }
+  const bullets = options.bullets;
+  if (
+    bullets !== undefined &&
+    typeof bullets !== 'boolean' &&
+    (bullets === null || typeof bullets !== 'object')
+  ) {
+    throw new TypeError(
+      `installSieve: options.bullets must be true, false or its options, got ${String(bullets)}`,
+    );
+  }
+}
+
+/** Whether `v` is an object literal (not an instance of some class). */
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
  * Takes Sieve off a world: restores cannon's own broadphase, collision matrices, overlap keepers,
- * narrowphase handlers and `removeBody`, carrying the current collision state back so the next step's
+ * narrowphase handlers and step methods, carrying the current collision state back so the next step's
  * events continue where Sieve's left off. Returns false (and does nothing) if it was not installed.
  */
 export function uninstallSieve(world: World): boolean {
@@ -204,8 +315,8 @@ export function uninstallSieve(world: World): boolean {
   installed.delete(world);
   const w = world as unknown as WorldInternals;
   const { installation } = saved;
-  if (installation.bullets) uninstallBullets(world);
-  if (saved.deferred) uninstallDeferredRemovals(w);
+  dropBullets(world);
+  if (saved.deferred) uninstallStepRemovals(world as unknown as StepRemovalWorld);
   if (saved.narrowphase) uninstallNarrowphase(world.narrowphase);
   if (saved.matrices) {
     const [cm, cmp, bk, sk] = saved.matrices;
@@ -296,43 +407,4 @@ function currentPairs(k: KeeperLike): number[] {
   const out: number[] = [];
   for (const key of stockCurrent(k)) out.push((key & 0xffff0000) >> 16, key & 0xffff);
   return out;
-}
-
-// --- deferred removals -----------------------------------------------------------------------------
-
-function installDeferredRemovals(w: WorldInternals): void {
-  const state = { depth: 0, queue: [] as Body[], stepAtStart: 0 };
-  const proto = Object.getPrototypeOf(w) as WorldInternals;
-  w.internalStep = function internalStep(this: WorldInternals, dt: number): void {
-    if (state.depth === 0) state.stepAtStart = this.stepnumber;
-    state.depth++;
-    try {
-      proto.internalStep.call(this, dt);
-    } finally {
-      state.depth--;
-      if (state.depth === 0 && state.queue.length > 0) {
-        const queue = state.queue.splice(0);
-        for (const body of queue) proto.removeBody.call(this, body);
-      }
-    }
-  };
-  w.removeBody = function removeBody(this: WorldInternals, body: Body): void {
-    // Stock survives a removal once the step has counted itself (`postStep` listeners) when no sleep
-    // pass follows, and the removal of a body that is not in the world: do those at once, as it does.
-    if (
-      state.depth > 0 &&
-      !(this.stepnumber !== state.stepAtStart && !this.allowSleep) &&
-      this.bodies.indexOf(body) !== -1
-    ) {
-      if (!state.queue.includes(body)) state.queue.push(body);
-      return;
-    }
-    proto.removeBody.call(this, body);
-  };
-}
-
-function uninstallDeferredRemovals(w: WorldInternals): void {
-  const target = w as unknown as Record<string, unknown>;
-  delete target.internalStep;
-  delete target.removeBody;
 }

@@ -19,7 +19,7 @@
  *   by the smaller id, then the larger; the same numbers as stock for ids below 32 768.
  */
 
-import { growArray } from '@sieve/core';
+import { checkOptionKeys, growArray, optionKeys } from '@sieve/core';
 import { pairHash } from './collisionMatrix.js';
 
 const SHIFT = 2147483648; // 2^31: key = lo · 2^31 + hi, exact in a double for lo < 2^22.
@@ -32,6 +32,12 @@ export interface PairOverlapKeeperOptions {
   /** Use cannon's 16-bit packed keys (identical events to stock for every id). Default false. */
   stockKeys?: boolean;
 }
+
+/**
+ * The keys of {@link PairOverlapKeeperOptions}: any other key throws a `TypeError` naming it. Kept
+ * complete by the compiler (`optionKeys`): add a new option here too.
+ */
+const OVERLAP_KEEPER_OPTION_KEYS = optionKeys<PairOverlapKeeperOptions>({ stockKeys: true });
 
 /** Per-step set of overlapping id pairs, and the difference with the previous step. */
 export class PairOverlapKeeper {
@@ -52,7 +58,14 @@ export class PairOverlapKeeper {
   /** Whether this step's entries are in the hash table (past LINEAR_MAX of them). */
   private hashed = false;
 
+  /** Throws a `TypeError` for an unknown option key or a `stockKeys` that is not a boolean. */
   constructor(options: PairOverlapKeeperOptions = {}) {
+    checkOptionKeys('PairOverlapKeeper: options', options, OVERLAP_KEEPER_OPTION_KEYS);
+    if (options.stockKeys !== undefined && typeof options.stockKeys !== 'boolean') {
+      throw new TypeError(
+        `PairOverlapKeeper: options.stockKeys must be true or false, got ${String(options.stockKeys)}`,
+      );
+    }
     this.stockKeys = options.stockKeys ?? false;
   }
 

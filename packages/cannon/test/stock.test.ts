@@ -4,6 +4,7 @@
  * contact, and every `collide` / `beginContact` / `endContact` / shape-contact event must be the same,
  * bit for bit and in the same order.
  */
+import { Octree } from '@sieve/core';
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
 import {
@@ -99,7 +100,15 @@ function expectSame(a: Run, b: Run): void {
 const installs: [string, InstallSieveOptions][] = [
   ['default install', {}],
   ['tree path from 0 bodies', { broadphase: { naiveBelow: 0 } }],
-  ['octree, tree path', { broadphase: { kind: 'octree', naiveBelow: 0 } }],
+  [
+    'octree, tree path',
+    {
+      // The octree is passed built, and an instance serves one world: a fresh one at every read.
+      get broadphase() {
+        return { sieve: new Octree({ dimensions: 3 }), naiveBelow: 0 };
+      },
+    },
+  ],
 ];
 
 describe('installSieve(world) steps as stock cannon-es does', () => {
@@ -246,7 +255,11 @@ describe('installSieve(world) steps as stock cannon-es does', () => {
       const p2: CANNON.Body[] = [];
       new CANNON.NaiveBroadphase().collisionPairs(w, p1, p2);
       for (let k = 0; k < p1.length; k++) expected.push(p1[k].index, p2[k].index);
-      for (const options of [{}, { naiveBelow: 0 }, { naiveBelow: 0, kind: 'octree' as const }]) {
+      for (const options of [
+        {},
+        { naiveBelow: 0 },
+        { naiveBelow: 0, sieve: new Octree({ dimensions: 3 }) },
+      ]) {
         const bp = new SieveBroadphase(options);
         for (let rep = 0; rep < 2; rep++) {
           const q1: CANNON.Body[] = [];

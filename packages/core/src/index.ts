@@ -12,8 +12,8 @@
  *   the engines' own loops (what the adapters build on).
  *
  * `growArray` (how every typed array here grows) is exported for the engine adapters, which keep
- * their per-body arrays the same way; `checkOptionKeys` (unknown option keys throw) for every package's
- * options objects.
+ * their per-body arrays the same way; `checkOptionKeys` (unknown option keys throw) and `optionKeys`
+ * (an interface's key list, kept complete by the compiler) for every package's options objects.
  */
 export * from './broadphase/index.js';
 export * from './bvh/index.js';
@@ -21,5 +21,5 @@ export * from './ccd/index.js';
 export { growArray } from './growArray.js';
 export * from './math/index.js';
 export * from './narrowphase/index.js';
-export { checkOptionKeys } from './options.js';
+export { checkOptionKeys, optionKeys } from './options.js';
 export * from './sync/index.js';

@@ -33,9 +33,11 @@
 
 import type { CcdShape2D } from '@sieve/core';
 import {
+  checkOptionKeys,
   createMotion2D,
   createTimeOfImpactResult2D,
   motion2FromPoses,
+  optionKeys,
   poseAtTime2D,
   sweptBounds2D,
   TOI_HIT,
@@ -77,6 +79,12 @@ export interface BulletSettings {
    */
   onHit?: (bullet: MatterBodyLike, other: MatterBodyLike, hit: BulletHit) => void;
 }
+
+/**
+ * The keys of {@link BulletSettings}: `setBullet` throws a `TypeError` naming any other key. Kept
+ * complete by the compiler (`optionKeys`): add a new setting here too.
+ */
+const BULLET_SETTING_KEYS = optionKeys<BulletSettings>({ response: true, restitution: true, onHit: true });
 
 /** @deprecated Renamed {@link BulletSettings} (the name `@sieve/cannon` uses). */
 export type BulletOptions = BulletSettings;
@@ -470,12 +478,13 @@ function resolveSettings(settings: BulletSettings): ResolvedSettings {
   if (settings === null || typeof settings !== 'object') {
     throw new TypeError('setBullet: settings must be an object, true or false');
   }
+  checkOptionKeys('setBullet: options', settings, BULLET_SETTING_KEYS);
   const response = settings.response ?? 'stop';
   if (response !== 'stop' && response !== 'bounce') {
     throw new RangeError(`setBullet: options.response must be 'stop' or 'bounce', got ${String(response)}`);
   }
   const e = settings.restitution;
-  if (e !== undefined && !(e >= 0 && e <= 1)) {
+  if (e !== undefined && !(typeof e === 'number' && e >= 0 && e <= 1)) {
     throw new RangeError(`setBullet: options.restitution must be in [0, 1], got ${String(e)}`);
   }
   if (settings.onHit !== undefined && typeof settings.onHit !== 'function') {
@@ -528,8 +537,9 @@ export function setBullet(
 ): void {
   if (isEngine(a)) {
     checkBody('setBullet', b as MatterBodyLike);
+    const settings = resolveMark(c ?? {}); // before the engine changes
     installBullets(a);
-    mark(b as MatterBodyLike, c ?? {});
+    applyMark(b as MatterBodyLike, settings);
     return;
   }
   if (a == null || typeof a !== 'object') {
@@ -538,15 +548,21 @@ export function setBullet(
     );
   }
   checkBody('setBullet', a as MatterBodyLike);
-  mark(a as MatterBodyLike, (b as BulletSettings | boolean | undefined) ?? true);
+  applyMark(a as MatterBodyLike, resolveMark((b as BulletSettings | boolean | undefined) ?? true));
 }
 
-function mark(body: MatterBodyLike, settings: BulletSettings | boolean): void {
-  if (settings === false) {
+/** A mark's checked settings, or null to unmark (`false`). */
+function resolveMark(settings: BulletSettings | boolean): ResolvedSettings | null {
+  if (settings === false) return null;
+  return resolveSettings(settings === true ? {} : settings);
+}
+
+function applyMark(body: MatterBodyLike, settings: ResolvedSettings | null): void {
+  if (settings === null) {
     if (marks.delete(body)) marksVersion++;
     return;
   }
-  marks.set(body, resolveSettings(settings === true ? {} : settings));
+  marks.set(body, settings);
   marksVersion++;
 }
 

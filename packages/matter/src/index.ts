@@ -3,6 +3,11 @@
  *
  * ```ts
  * import { installBullets, installSieve, setBullet, uninstallSieve } from '@sieve/matter';
+ * import Matter from 'matter-js';
+ *
+ * const engine = Matter.Engine.create();
+ * const shot = Matter.Bodies.circle(0, 0, 2);
+ * Matter.Composite.add(engine.world, shot);
  * const sieve = installSieve(engine); // same collisions, pairs and events as stock, found faster
  * sieve.stats.broadphaseMs;           // timing of the last step, for an overlay
  * sieve.mode = 'stock';               // switch back and forth on a live engine
@@ -27,7 +32,9 @@ export type {
   MatterCollisionFilterLike,
   MatterDetectorLike,
   MatterEngineLike,
+  MatterEngineTypedWithoutDetector,
   MatterModuleLike,
+  MatterPluginLike,
   MatterVectorLike,
 } from './matterTypes.js';
 export {

@@ -84,6 +84,32 @@ export interface MatterModuleLike {
   };
 }
 
+/**
+ * Phaser's Matter scene plugin (`this.matter` in a Phaser 3 or 4 scene,
+ * `Phaser.Physics.Matter.MatterPhysics`): its `detector` and `collision` are the `Detector` and
+ * `Collision` of the copy of matter-js Phaser bundles, typed by Phaser's declarations, so
+ * `{ matter: this.matter }` names that copy without a cast.
+ */
+export interface MatterPluginLike {
+  /**
+   * Phaser's `Matter.Detector` (the plugin's reference to the module). Typed loosely: Phaser's
+   * declarations give it matter-js 0.18's signatures; `installSieve` checks it at run time.
+   */
+  detector: object;
+  /** Phaser's `Matter.Collision` (typed loosely, checked at run time like `detector`). */
+  collision: object;
+}
+
+/**
+ * An engine as Phaser 3's and 4's TypeScript declarations describe it (`MatterJS.Engine`, which
+ * omits the `detector` every matter-js 0.19+ engine has): accepted by `installSieve`, which checks
+ * at run time that the engine has its detector.
+ */
+export interface MatterEngineTypedWithoutDetector {
+  /** The engine's world (`engine.world`). */
+  world: object;
+}
+
 /** `Detector.collisions` as called at run time. */
 export type CollisionsFn = (detector: MatterDetectorLike) => unknown[];
 /** `Detector.canCollide` as called at run time. */

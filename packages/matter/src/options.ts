@@ -5,10 +5,10 @@
  * other than the broadphase's (the algorithms and their published sources are described with the
  * detector and the sweep).
  */
-import type { Broadphase, OctreeOptions, SweepAndPruneOptions } from '@sieve/core';
+import { type Broadphase, optionKeys, type SweepAndPruneOptions } from '@sieve/core';
 // installSieve and uninstallSieve: for the TSDoc links only.
 import type { installSieve } from './install.js';
-import type { MatterModuleLike } from './matterTypes.js';
+import type { MatterModuleLike, MatterPluginLike } from './matterTypes.js';
 import type { uninstallSieve } from './registry.js';
 
 /**
@@ -19,16 +19,18 @@ import type { uninstallSieve } from './registry.js';
 export type DetectorMode = 'sieve' | 'stock';
 
 /**
- * The broadphases {@link installSieve} builds by name: `'sap'`, Sieve's incremental sweep and prune;
- * `'octree'`, its loose quadtree. Any other broadphase (the region-parallel one included) is passed as
- * an instance (see {@link SieveOptions.broadphase}).
+ * The broadphase {@link installSieve} builds by name: `'sap'`, Sieve's incremental sweep and prune. Any
+ * other (the loose quadtree `Octree`, the region-parallel one) is passed as an instance you build (see
+ * {@link SieveOptions.broadphase}), so that a bundle holds only the broadphases it imports.
  */
-export type BroadphaseKind = 'sap' | 'octree';
+export type BroadphaseKind = 'sap';
 
 /**
  * How the last Sieve-mode step was answered: `'sweep'`, matter-js's own sort and sweep (reproduced
- * exactly, without its per-call overheads) for a small world; `'broadphase'`, the incremental
- * broadphase.
+ * exactly, without its per-call overheads) for a small world — and, at any size, for a step whose
+ * world the broadphase cannot stand for as stock sees it (a body listed twice in the world, bounds
+ * that are not finite or are inverted), so results never depend on the path; `'broadphase'`, the
+ * incremental broadphase.
  */
 export type DetectorPath = 'sweep' | 'broadphase';
 
@@ -38,13 +40,18 @@ export const DEFAULT_SWEEP_BELOW = 4096;
 /** Options of {@link installSieve}. */
 export interface SieveOptions {
   /**
-   * Which broadphase holds the proxies: `'sap'` (default), Sieve's incremental sweep and prune;
-   * `'octree'`, its loose quadtree; or a `Broadphase` instance of `@sieve/core` that you built — empty
-   * (`count === 0`), 2-D (`dimensions === 2`), serving no other engine — such as the region-parallel
-   * sweep and prune on worker threads:
+   * Which broadphase holds the proxies: `'sap'` (default), Sieve's incremental sweep and prune; or a
+   * `Broadphase` instance of `@sieve/core` that you built — empty (`count === 0`), 2-D
+   * (`dimensions === 2`), serving no other engine — such as its loose quadtree
+   * (`new Octree({ dimensions: 2 })`) or the region-parallel sweep and prune on worker threads (only the
+   * broadphases a page imports are in its bundle):
    *
    * ```ts
    * import { ParallelSweepAndPrune } from '@sieve/core/parallel';
+   * import { installSieve, uninstallSieve } from '@sieve/matter';
+   * import Matter from 'matter-js';
+   *
+   * const engine = Matter.Engine.create();
    * const bp = new ParallelSweepAndPrune({ dimensions: 2, workers: 2 });
    * installSieve(engine, { broadphase: bp, sweepBelow: 0 });
    * // ...
@@ -55,16 +62,20 @@ export interface SieveOptions {
    * An instance is the caller's: {@link uninstallSieve} never disposes it. Its `update()` must be
    * synchronous — the parallel one blocks on `Atomics.wait`, which Node and Web Workers allow and a
    * browser page's main thread does not (run the engine in a worker there). Its options are given to
-   * its constructor, so `sap` or `octree` next to an instance is a contradiction and throws a
-   * `TypeError`. The former `'parallel'` name throws a `RangeError` saying to pass an instance; so
-   * does any other string; a value that is not an object implementing the contract's methods throws a
+   * its constructor, so `sap` next to an instance is a contradiction and throws a `TypeError`. The
+   * former `'octree'` and `'parallel'` names throw a `RangeError` saying to pass an instance; so does
+   * any other string; a value that is not an object implementing the contract's methods throws a
    * `TypeError`; a non-empty or non-2-D instance a `RangeError`.
    */
   broadphase?: BroadphaseKind | Broadphase;
   /** Extra options for the SweepAndPrune built for `broadphase: 'sap'` (cell size of its regions...). */
   sap?: Omit<SweepAndPruneOptions, 'dimensions'>;
-  /** Extra options for the Octree built for `broadphase: 'octree'`. */
-  octree?: Omit<OctreeOptions, 'dimensions'>;
+  /**
+   * Not supported: any value throws a `TypeError`. Build the Octree yourself
+   * (`new Octree({ dimensions: 2, ... })` from `@sieve/core`, its options there) and pass it as
+   * {@link SieveOptions.broadphase}.
+   */
+  octree?: never;
   /**
    * Not supported: any value throws a `RangeError`. Build the parallel broadphase yourself and pass
    * it as {@link SieveOptions.broadphase}
@@ -75,20 +86,25 @@ export interface SieveOptions {
   mode?: DetectorMode;
   /**
    * Worlds with fewer bodies than this are answered by matter-js's own sort and sweep, reproduced
-   * exactly but cheaper per call (see {@link DetectorPath}); so are larger worlds where most bodies
-   * move, up to 32 times this count: the sweep's cost grows with every body, the broadphase's with
-   * the moving ones, and its upkeep pays off only when enough of them rest (static or sleeping) or
-   * the world is large. The switch follows the world as it grows, shrinks, falls asleep or wakes
-   * (after 8 steps in a row preferring the other path, with some hysteresis), and the results are the
-   * same either way. A number ≥ 0 (else `installSieve` throws a `RangeError`). Default
-   * {@link DEFAULT_SWEEP_BELOW}; `0`: always the broadphase; `Infinity`: always the sweep.
+   * exactly but cheaper per call (see {@link DetectorPath}); so are larger worlds where the sweep
+   * looks at few pairs: both paths skip the pairs of two static or sleeping bodies and read every
+   * body each step, the sweep pays per pair it compares, the broadphase per body and per awake body
+   * for its upkeep, which pays off only where the sweep compares many (at least 11 per body plus 100
+   * per awake body: tall columns of tiles, long static bodies over many awake ones, huge crowds). The
+   * switch follows the world as it grows, shrinks, falls asleep or wakes (after 8 steps in a row
+   * preferring the other path, with some hysteresis), and the results are the same either way. A
+   * number ≥ 0 (else `installSieve` throws a `RangeError`); `SieveDetector.sweepBelow` changes it on
+   * a live engine. Default {@link DEFAULT_SWEEP_BELOW}; `0`: always the broadphase; `Infinity`:
+   * always the sweep.
    */
   sweepBelow?: number;
   /**
    * The `Matter` module whose `Detector.collisions` the engine calls. Default: the `matter-js` this
-   * package imports. Pass yours if your bundle holds another copy.
+   * package imports. Pass yours if your bundle holds another copy — in Phaser, the copy Phaser
+   * bundles: `Phaser.Physics.Matter.Matter`, or the scene's Matter plugin `this.matter` (which holds
+   * the same `Detector` and `Collision`, and is typed by Phaser's declarations).
    */
-  matter?: MatterModuleLike;
+  matter?: MatterModuleLike | MatterPluginLike;
   /**
    * The clock for {@link SieveStats}' timings, in milliseconds. Default `performance.now()`, read on
    * the broadphase path and in stock mode only: a reading costs about 50 ns in Node (and allocates
@@ -98,6 +114,21 @@ export interface SieveOptions {
    */
   clock?: (() => number) | false;
 }
+
+/**
+ * The keys of {@link SieveOptions}: `installSieve` throws a `TypeError` naming any other key. Kept
+ * complete by the compiler (`optionKeys`): add a new option here too.
+ */
+export const SIEVE_OPTION_KEYS = optionKeys<SieveOptions>({
+  broadphase: true,
+  sap: true,
+  octree: true,
+  parallel: true,
+  mode: true,
+  sweepBelow: true,
+  matter: true,
+  clock: true,
+});
 
 /**
  * What the last `Detector.collisions` call did, for overlays and benchmarks. One object per detector,
@@ -129,7 +160,10 @@ export interface SieveStats {
   bodies: number;
   /** Proxies moved in the broadphase this step (0 in stock mode and on the sweep path). */
   moved: number;
-  /** Pairs of bodies with overlapping bounds, from the broadphase (NaN in stock mode). */
+  /**
+   * Pairs of bodies with overlapping bounds, not both static or sleeping (stock skips those first; the
+   * broadphase never makes them), NaN in stock mode.
+   */
   candidatePairs: number;
   /** Of those, pairs that passed the static/sleeping and collision-filter tests (NaN in stock mode). */
   testedPairs: number;
@@ -154,6 +188,13 @@ export interface CheckedOptions {
   mode: DetectorMode;
 }
 
+/** Throws a `RangeError` naming `where` unless `value` is a number ≥ 0 (`Infinity` included). */
+export function checkSweepBelow(value: unknown, where: string): void {
+  if (typeof value !== 'number' || !(value >= 0)) {
+    throw new RangeError(`${where} must be a number ≥ 0 (or Infinity), got ${String(value)}`);
+  }
+}
+
 /** Throws a `RangeError` naming `where` unless `mode` is `'sieve'` or `'stock'`. */
 export function checkMode(mode: unknown, where: string): void {
   if (mode !== 'sieve' && mode !== 'stock') {
@@ -173,11 +214,7 @@ export function checkOptions(options: SieveOptions): CheckedOptions {
   }
   const timed = clock === false ? null : clock;
   const sweepBelow = options.sweepBelow ?? DEFAULT_SWEEP_BELOW;
-  if (typeof sweepBelow !== 'number' || !(sweepBelow >= 0)) {
-    throw new RangeError(
-      `installSieve: options.sweepBelow must be a number ≥ 0 (or Infinity), got ${String(sweepBelow)}`,
-    );
-  }
+  checkSweepBelow(sweepBelow, 'installSieve: options.sweepBelow');
   const mode = options.mode ?? 'sieve';
   checkMode(mode, 'installSieve: options.mode');
   return {

@@ -44,3 +44,23 @@ export function collideParts(
   }
   return index;
 }
+
+/**
+ * Stock's narrowphase call for one pair of bodies: `Collision.collides` on the two bodies when both
+ * have a single part, else {@link collideParts}. Appends at `index`; returns the index after.
+ */
+export function collidePair(
+  bodyA: MatterBodyLike,
+  bodyB: MatterBodyLike,
+  collides: CollidesFn,
+  pairs: unknown,
+  collisions: unknown[],
+  index: number,
+): number {
+  if (bodyA.parts.length === 1 && bodyB.parts.length === 1) {
+    const collision = collides(bodyA, bodyB, pairs);
+    if (collision) collisions[index++] = collision;
+    return index;
+  }
+  return collideParts(bodyA, bodyB, collides, pairs, collisions, index);
+}

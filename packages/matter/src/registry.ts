@@ -21,7 +21,8 @@ export interface Patch {
   users: number;
 }
 
-const patches = new WeakMap<MatterModuleLike, Patch>();
+/** Keyed by the module's `Detector` namespace: the one object every way of naming the module shares. */
+const patches = new WeakMap<object, Patch>();
 /** Detector → its SieveDetector, for the patched Detector.collisions. */
 const byDetector = new WeakMap<object, SieveDetector>();
 /** Engine → its SieveDetector. */
@@ -42,7 +43,7 @@ export function checkUnclaimed(engine: MatterEngineLike): void {
 
 /** Wraps `matter`'s `Detector.collisions` (once per module) and counts one more user of the wrapper. */
 export function acquirePatch(matter: MatterModuleLike): Patch {
-  let patch = patches.get(matter);
+  let patch = patches.get(matter.Detector);
   if (patch === undefined) {
     const detectorNs = matter.Detector as unknown as { collisions: CollisionsFn };
     const original = detectorNs.collisions;
@@ -54,7 +55,7 @@ export function acquirePatch(matter: MatterModuleLike): Patch {
       return sieve === undefined ? original(detector) : sieve.collisions(detector);
     };
     patch = { original, patched, users: 0 };
-    patches.set(matter, patch);
+    patches.set(matter.Detector, patch);
     detectorNs.collisions = patched;
   }
   patch.users++;
@@ -63,14 +64,14 @@ export function acquirePatch(matter: MatterModuleLike): Patch {
 
 /** Counts one user less of `matter`'s wrapper; the last one takes the wrapper away. */
 export function releasePatch(matter: MatterModuleLike): void {
-  const patch = patches.get(matter);
+  const patch = patches.get(matter.Detector);
   if (patch === undefined) return;
   if (--patch.users > 0) return;
   const detectorNs = matter.Detector as unknown as { collisions: CollisionsFn };
   // Restore only if nobody wrapped it after us; otherwise our wrapper stays inside theirs (with no
   // detector registered it defers to stock) and a later install wraps whatever is current.
   if (detectorNs.collisions === patch.patched) detectorNs.collisions = patch.original;
-  patches.delete(matter);
+  patches.delete(matter.Detector);
 }
 
 /** Routes `engine`'s `Detector.collisions` calls to `sieve` (its wrapper acquired on `matter`). */

@@ -25,7 +25,7 @@
  * detector's own, reused as stock reuses it (`Collision.collides` allocates a record only for a new
  * pair, as in stock).
  */
-import { BodyTable, type BodyTableHooks, type Broadphase, growArray } from '@sieve/core';
+import { BodyTable, type BodyTableHooks, type Broadphase, growArray, NO_PROXY } from '@sieve/core';
 import { buildBroadphase, checkBroadphase, releaseOwnBroadphase } from './broadphase.js';
 import { Candidates } from './candidates.js';
 // For the TSDoc links only.
@@ -39,15 +39,21 @@ import type {
   MatterEngineLike,
   MatterModuleLike,
 } from './matterTypes.js';
-import { checkMode, checkOptions, type DetectorMode, type SieveOptions, type SieveStats } from './options.js';
+import {
+  checkMode,
+  checkOptions,
+  checkSweepBelow,
+  type DetectorMode,
+  type SieveOptions,
+  type SieveStats,
+} from './options.js';
+import { COUNT_VISITS_EVERY, upkeep, VisitCounter } from './pathChoice.js';
 import { callerBroadphases, uninstallSieve } from './registry.js';
 import { StockSweep } from './sweep.js';
 import { XOrder } from './xOrder.js';
 
 /** Steps a path must be preferred in a row before the detector switches to it. */
 const SWITCH_AFTER = 8;
-/** From `ALL_MOVING × sweepBelow` bodies the broadphase is used even when every body moves. */
-const ALL_MOVING = 32;
 
 /**
  * A Sieve detector installed on one matter-js engine (see {@link installSieve}). Answers the engine's
@@ -59,8 +65,8 @@ export class SieveDetector {
   /** The engine's `Matter.Detector` (its identity is what the patched `Detector.collisions` recognises). */
   readonly detector: MatterDetectorLike;
   /**
-   * The broadphase holding one proxy per body: the `SweepAndPrune` or `Octree` built for
-   * `options.broadphase` `'sap'` or `'octree'`, or the instance passed there (the caller's to dispose).
+   * The broadphase holding one proxy per body: the `SweepAndPrune` built for `options.broadphase`
+   * `'sap'`, or the instance passed there (the caller's to dispose).
    */
   readonly broadphase: Broadphase;
   /** Whether {@link SieveDetector.broadphase} was built here (else the caller passed it and owns it). */
@@ -89,12 +95,15 @@ export class SieveDetector {
   private readonly stockCanCollide: unknown;
   private currentMode: DetectorMode;
   private installed = true;
-  /** {@link SieveOptions.sweepBelow}. */
-  private readonly sweepBelow: number;
+  /** {@link SieveOptions.sweepBelow} (see {@link SieveDetector.sweepBelow}). */
+  private threshold: number;
   /** Whether Sieve-mode steps run the sweep (the records and proxies are then left as they were). */
   private sweeping = true;
-  /** Bodies that moved (broadphase path) or were awake and dynamic (sweep path) in the last step. */
-  private moving = Number.POSITIVE_INFINITY;
+  /** Bodies that were awake (neither static nor sleeping) in the last Sieve-mode step. */
+  private awake = Number.POSITIVE_INFINITY;
+  /** The sweep's visits (its work): measured on the sweep path, counted now and then on the other. */
+  private visits = 0;
+  private readonly visitCounter = new VisitCounter();
   /** Steps in a row that preferred the other path. */
   private contrary = 0;
   private readonly sweep = new StockSweep();
@@ -111,6 +120,13 @@ export class SieveDetector {
   private readonly candidates = new Candidates();
   /** 1 for a freed record (until the table reuses it): what {@link XOrder.compact} drops. */
   private dead = new Uint8Array(0);
+  /**
+   * Per record: 1 when its proxy is static in the broadphase (its body static or sleeping at the last
+   * sync). Two such proxies never make a pair — stock skips those pairs before any other test.
+   */
+  private resting = new Uint8Array(0);
+  /** Whether the broadphase keeps static proxies (`setStatic`; every broadphase of `@sieve/core`). */
+  private readonly staticProxies: boolean;
   private readonly xOrder = new XOrder();
 
   /** `detector.bodies` as of the last sync; a new array means matter-js called `Detector.setBodies`. */
@@ -135,7 +151,7 @@ export class SieveDetector {
     const checked = checkOptions(options);
     this.clock = checked.clock;
     this.sweepClock = checked.sweepClock;
-    this.sweepBelow = checked.sweepBelow;
+    this.threshold = checked.sweepBelow;
     this.currentMode = checked.mode;
     this.stats.mode = checked.mode;
     const choice = checkBroadphase(options, callerBroadphases);
@@ -143,15 +159,18 @@ export class SieveDetector {
     const built = buildBroadphase(choice, options);
     this.broadphase = built.broadphase;
     this.ownsBroadphase = built.owned;
+    this.staticProxies = typeof (this.broadphase as Partial<Broadphase>).setStatic === 'function';
     const hooks: BodyTableHooks = {
       grow: (capacity) => {
         this.candidates.grow(capacity);
         this.minX = growArray(this.minX, capacity);
         this.dead = growArray(this.dead, capacity);
+        this.resting = growArray(this.resting, capacity);
         this.xOrder.reserve(capacity);
       },
       added: (r) => {
         this.dead[r] = 0;
+        this.resting[r] = 0;
         this.minX[r] = (this.table.bodies[r] as MatterBodyLike).bounds.min.x;
         this.xOrder.push(r);
       },
@@ -178,6 +197,22 @@ export class SieveDetector {
     // Back to Sieve: bounds (and maybe the body set) changed while stock answered.
     else this.needResync = true;
     this.currentMode = mode;
+  }
+
+  /**
+   * {@link SieveOptions.sweepBelow}, changeable on a live engine (a number ≥ 0, else a `RangeError`):
+   * `0` puts the next step on the broadphase path and keeps it there, `Infinity` on the sweep path;
+   * any other value lets the detector choose again. The results are the same on either path.
+   */
+  get sweepBelow(): number {
+    return this.threshold;
+  }
+
+  /** Sets {@link SieveOptions.sweepBelow} on the live engine (see the getter). */
+  set sweepBelow(value: number) {
+    checkSweepBelow(value, 'SieveDetector.sweepBelow');
+    this.threshold = value;
+    this.contrary = 0;
   }
 
   /** Whether this detector is still installed on its engine. */
@@ -257,10 +292,13 @@ export class SieveDetector {
     const t0 = clock === null ? Number.NaN : clock();
     stats.path = 'broadphase';
     const resync = this.isStale(bodies);
-    if (resync) this.resync(bodies);
+    // A world the proxies cannot stand for as stock sees it is answered by the sweep (stock's own
+    // results) for as long as it lasts: a body listed twice (found by the resync, before the proxies
+    // change), or a body whose bounds are not finite or inverted (found by the sync: left unplaced).
+    if (resync && !this.resync(bodies)) return this.stockWorldStep(detector, false);
     stats.moved = this.syncBounds();
-    this.moving = stats.moved;
     this.table.commit();
+    if (this.table.proxied !== this.table.live) return this.stockWorldStep(detector, !resync);
     // Stable sort by min.x: ties keep the order of detector.bodies after a resync (setBodies, or the
     // order stock left), else the previous step's order.
     this.xOrder.sort(this.minX, resync ? this.table.index : this.xOrder.rank);
@@ -291,29 +329,50 @@ export class SieveDetector {
   }
 
   /**
-   * Whether this step runs the sweep (see {@link SieveOptions.sweepBelow}). The broadphase is
-   * preferred from `sweepBelow` bodies when at most half of them moved last step, or from
-   * `32 × sweepBelow` bodies; once on it, it is kept down to 7/8 of those counts and up to 60 %
-   * moving. A switch waits for 8 steps in a row preferring the other path, except into the
-   * broadphase for a world of `32 × sweepBelow` bodies. Handing back leaves `detector.bodies` in
-   * stock's order (the sweep sorts it from there, as stock would); taking over resyncs from it (its
-   * order is stock's).
+   * Whether this step runs the sweep (see {@link SieveOptions.sweepBelow}). Both paths skip the pairs
+   * of two resting bodies (static or sleeping), so both cost about the same per body, the sweep
+   * more per pair it looks at (its visits: each awake body against the bodies after it in the
+   * x-order up to its `max.x`, each resting one against the awake ones), the broadphase more per
+   * awake body. The broadphase is preferred from `sweepBelow` bodies when the last step's visits
+   * were at least `11 × bodies + 100 × awake bodies` (counted every 16 steps while it answers), and
+   * kept down to 7/8 of `sweepBelow` bodies and 3/4 of that many visits. A switch waits for 8 steps
+   * in a row preferring the other path. `sweepBelow` 0 or `Infinity` forces a path at once. Handing
+   * back leaves `detector.bodies` in stock's order (the sweep sorts it from there, as stock would);
+   * taking over resyncs from it (its order is stock's).
    */
   private choosePath(n: number): boolean {
-    const t = this.sweepBelow;
-    const huge = n >= ALL_MOVING * t;
+    const t = this.threshold;
     let broadphase: boolean;
-    if (this.sweeping) {
-      broadphase = huge || (n >= t && 2 * this.moving <= n);
+    // Whether to switch without waiting: forced (0 or Infinity), or a world too large for the sweep.
+    let now: boolean;
+    if (t === Number.POSITIVE_INFINITY) {
+      broadphase = false;
+      now = true;
+    } else if (this.sweeping) {
+      now = t === 0;
+      broadphase = now || (n >= t && this.visits >= upkeep(n, this.awake));
     } else {
       const low = t - Math.floor(t / 8);
-      broadphase = n >= ALL_MOVING * low || (n >= low && 5 * this.moving <= 3 * n);
+      now = false;
+      if (t > 0 && this.stats.steps % COUNT_VISITS_EVERY === 0) {
+        const cost = upkeep(this.xOrder.count, this.awake);
+        const x = this.xOrder;
+        this.visits = this.visitCounter.count(
+          x.order,
+          x.count,
+          this.minX,
+          this.table.boxes,
+          this.resting,
+          cost,
+        );
+      }
+      broadphase = t === 0 || (n >= low && 4 * this.visits >= 3 * upkeep(n, this.awake));
     }
     if (broadphase !== this.sweeping) {
       this.contrary = 0;
       return this.sweeping;
     }
-    if (++this.contrary < SWITCH_AFTER && !(huge && this.sweeping)) return this.sweeping;
+    if (!now && ++this.contrary < SWITCH_AFTER) return this.sweeping;
     this.contrary = 0;
     if (this.sweeping) {
       this.sweeping = false;
@@ -343,7 +402,8 @@ export class SieveDetector {
     );
     let out = detector.collisions;
     if (n < 0) out = this.stockCollisions(detector);
-    this.moving = n < 0 ? detector.bodies.length : this.sweep.counts.awake;
+    this.awake = n < 0 ? detector.bodies.length : this.sweep.counts.awake;
+    this.visits = n < 0 ? 0 : this.sweep.counts.visited;
     stats.detectorMs = clock === null ? Number.NaN : clock() - t0;
     stats.broadphaseMs = Number.NaN;
     stats.narrowphaseMs = Number.NaN;
@@ -363,30 +423,50 @@ export class SieveDetector {
     return this.needResync || bodies !== this.lastBodies || bodies.length !== this.xOrder.count;
   }
 
-  /** Brings the records in line with `detector.bodies`: new bodies get proxies, gone ones lose them. */
-  private resync(bodies: MatterBodyLike[]): void {
+  /**
+   * Brings the records in line with `detector.bodies`: new bodies get records (their proxies come with
+   * the next sync), gone ones lose them. Returns false when a body is listed twice (`Composite.add` of a
+   * body already in the world: stock then pairs it with itself and twice with its neighbours); it
+   * keeps one record for it, and the step is left to the sweep.
+   */
+  private resync(bodies: MatterBodyLike[]): boolean {
     this.needResync = false;
     this.lastBodies = bodies;
     const table = this.table;
     const n = bodies.length;
+    let distinct = 0;
     table.beginPass(n);
     for (let i = 0; i < n; i++) {
       const body = bodies[i];
       const seen = table.find(body, body.id);
-      if (seen >= 0 && table.visited(seen)) {
-        throw new Error(`@sieve/matter: body ${body.id} appears twice in detector.bodies`);
-      }
+      if (seen >= 0 && table.visited(seen)) continue;
       table.visit(body, body.id, i);
+      distinct++;
     }
     // Records not visited (their bodies left the world) are freed; freed records stay marked dead
     // until the table reuses them (compact only visits live ones).
-    if (table.endPass(n) > 0) this.xOrder.compact(this.dead);
+    if (table.endPass(distinct) > 0) this.xOrder.compact(this.dead);
+    return distinct === n;
   }
 
   /**
-   * Moves every proxy whose body's bounds changed (one `moveMany`); inserts proxies for new bodies and bodies whose bounds became finite again; a
-   * body with non-finite or inverted bounds (a broken simulation) has no proxy and so no collisions.
-   * Returns how many proxies moved.
+   * A broadphase-path step in a world whose proxies cannot give stock's answer — a body listed twice,
+   * or bounds that are not finite or inverted (stock still tests such a body, by its comparisons'
+   * rules) — answered by the sweep, which is stock's algorithm (and stock itself for a non-finite
+   * `min.x`), so results never depend on the path. `handBack`: `detector.bodies` is not in stock's
+   * order yet (no resync this step); it is put there first. The next broadphase step resyncs from it.
+   */
+  private stockWorldStep(detector: MatterDetectorLike, handBack: boolean): unknown[] {
+    if (handBack) this.handBackOrder();
+    this.needResync = true;
+    return this.sweepStep(detector);
+  }
+
+  /**
+   * Moves every proxy whose body's bounds changed (one `moveMany`); inserts proxies for new bodies and
+   * bodies whose bounds became finite again; a body with non-finite or inverted bounds (a broken
+   * simulation) has no proxy, and the step goes to the sweep (see `stockWorldStep`). Returns how
+   * many proxies moved.
    */
   private syncBounds(): number {
     const table = this.table;
@@ -396,10 +476,18 @@ export class SieveDetector {
     const minX = this.minX;
     const candidates = this.candidates;
     const step = this.stats.steps;
+    const resting = this.resting;
+    const statics = this.staticProxies;
+    let awake = 0;
     // In record order: bodies were created (and laid out in memory) roughly in that order.
     for (let r = 0; r < records; r++) {
       const body = bodyOf[r];
       if (body === null) continue;
+      const rest = body.isStatic || body.isSleeping ? 1 : 0;
+      awake += 1 - rest;
+      // Static or sleeping now (Body.setStatic, Sleeping.set, or the flags written directly): the
+      // proxy follows at this update, before any pair is read.
+      if (rest !== resting[r]) this.flip(r, statics);
       const bounds = body.bounds;
       const min = bounds.min;
       const max = bounds.max;
@@ -424,12 +512,29 @@ export class SieveDetector {
         x1 < Number.POSITIVE_INFINITY &&
         y1 < Number.POSITIVE_INFINITY
       ) {
-        table.place(r); // a move into the batch, or a new proxy
+        if (table.handles[r] !== NO_PROXY)
+          table.place(r); // a move into the batch
+        else {
+          table.place(r); // a new proxy: dynamic until told otherwise
+          if (resting[r] === 1 && statics) this.broadphase.setStatic(table.handles[r], true);
+        }
       } else {
         table.unplace(r);
       }
     }
+    this.awake = awake;
     return table.pendingMoves;
+  }
+
+  /**
+   * Record r's body turned static or sleeping, or woke: its proxy (if any) follows, when the
+   * broadphase keeps static proxies (`statics`).
+   */
+  private flip(r: number, statics: boolean): void {
+    const now = this.resting[r] === 1 ? 0 : 1;
+    this.resting[r] = now;
+    const handle = this.table.handles[r];
+    if (statics && handle !== NO_PROXY) this.broadphase.setStatic(handle, now === 1);
   }
 
   /**

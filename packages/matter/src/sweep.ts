@@ -25,19 +25,21 @@
  */
 import { growArray } from '@sieve/core';
 import type { CanCollideFn, CollidesFn, MatterBodyLike, MatterCollisionFilterLike } from './matterTypes.js';
-import { collideParts } from './parts.js';
+import { collidePair, collideParts } from './parts.js';
 
 /** Stock's comparator (`Detector._compareBoundsX`), used when the insertion sort gives up. */
 const compareBoundsX = (a: MatterBodyLike, b: MatterBodyLike) => a.bounds.min.x - b.bounds.min.x;
 
 /** Counts of the last {@link StockSweep.collisions} call. */
 export interface SweepCounts {
-  /** Pairs of bodies whose bounds overlap. */
+  /** Pairs of bodies whose bounds overlap, not both static or sleeping. */
   candidates: number;
   /** Of those, pairs that passed the static/sleeping and collision-filter tests. */
   tested: number;
   /** Bodies neither static nor sleeping. */
   awake: number;
+  /** Pairs the sweep looked at: each body with the bodies after it up to its `max.x` (the sweep's work). */
+  visited: number;
 }
 
 /** Stock's sort and sweep over `detector.bodies` with typed-array scratch reused across calls. */
@@ -47,8 +49,10 @@ export class StockSweep {
   private minY = new Float64Array(64);
   private maxY = new Float64Array(64);
   private resting = new Uint8Array(64);
+  /** Positions of the awake bodies (neither static nor sleeping), ascending. */
+  private awakeAt = new Int32Array(64);
   /** Counts of the last call. */
-  readonly counts: SweepCounts = { candidates: 0, tested: 0, awake: 0 };
+  readonly counts: SweepCounts = { candidates: 0, tested: 0, awake: 0, visited: 0 };
 
   /**
    * Sorts `bodies` in place as stock does and fills `collisions` with stock's collisions in stock's
@@ -71,6 +75,7 @@ export class StockSweep {
       this.minY = growArray(this.minY, n);
       this.maxY = growArray(this.maxY, n);
       this.resting = growArray(this.resting, n);
+      this.awakeAt = growArray(this.awakeAt, n);
     }
     const minX = this.minX;
     for (let i = 0; i < n; i++) {
@@ -84,6 +89,7 @@ export class StockSweep {
     const minY = this.minY;
     const maxY = this.maxY;
     const resting = this.resting;
+    const awakeAt = this.awakeAt;
     let awake = 0;
     for (let i = 0; i < n; i++) {
       const body = bodies[i];
@@ -95,12 +101,42 @@ export class StockSweep {
         resting[i] = 1;
       } else {
         resting[i] = 0;
-        awake++;
+        awakeAt[awake++] = i;
       }
     }
     this.counts.awake = awake;
+    this.counts.candidates = 0;
+    this.counts.tested = 0;
+    // With a quarter of the bodies or more resting, their mutual pairs are worth skipping.
+    const index =
+      4 * awake > 3 * n
+        ? this.sweepAll(bodies, n, collisions, pairs, canCollide, inline, collides)
+        : this.sweepAwake(bodies, n, awake, collisions, pairs, canCollide, inline, collides);
+    if (collisions.length !== index) collisions.length = index;
+    return index;
+  }
+
+  /**
+   * Stock's sweep as stock runs it: each body against every body after it up to its `max.x`, the
+   * pairs of two resting bodies skipped after the bounds test. Returns the collisions' count.
+   */
+  private sweepAll(
+    bodies: MatterBodyLike[],
+    n: number,
+    collisions: unknown[],
+    pairs: unknown,
+    canCollide: CanCollideFn,
+    inline: boolean,
+    collides: CollidesFn,
+  ): number {
+    const minX = this.minX;
+    const maxX = this.maxX;
+    const minY = this.minY;
+    const maxY = this.maxY;
+    const resting = this.resting;
     let candidates = 0;
     let tested = 0;
+    let visited = 0;
     let index = 0;
     for (let i = 0; i < n; i++) {
       const boundXMax = maxX[i];
@@ -109,11 +145,12 @@ export class StockSweep {
       const restingA = resting[i];
       let bodyA: MatterBodyLike | undefined;
       let filterA: MatterCollisionFilterLike | undefined;
-      for (let j = i + 1; j < n; j++) {
+      let j = i + 1;
+      for (; j < n; j++) {
         if (minX[j] > boundXMax) break;
         if (boundYMax < minY[j] || boundYMin > maxY[j]) continue;
-        candidates++;
         if (restingA !== 0 && resting[j] !== 0) continue;
+        candidates++;
         if (bodyA === undefined) {
           bodyA = bodies[i];
           filterA = bodyA.collisionFilter;
@@ -142,11 +179,104 @@ export class StockSweep {
         }
         index = collideParts(bodyA, bodyB, collides, pairs, collisions, index);
       }
+      visited += j - i - 1;
     }
-    if (collisions.length !== index) collisions.length = index;
     this.counts.candidates = candidates;
     this.counts.tested = tested;
+    this.counts.visited = visited;
     return index;
+  }
+
+  /**
+   * The same pairs in the same order, without looking at the pairs of two resting bodies: an awake
+   * body against every body after it up to its `max.x`, a static or sleeping one against the awake
+   * bodies after it only (`awakeAt`, ascending). Returns the collisions' count.
+   */
+  private sweepAwake(
+    bodies: MatterBodyLike[],
+    n: number,
+    awake: number,
+    collisions: unknown[],
+    pairs: unknown,
+    canCollide: CanCollideFn,
+    inline: boolean,
+    collides: CollidesFn,
+  ): number {
+    const minX = this.minX;
+    const maxX = this.maxX;
+    const minY = this.minY;
+    const maxY = this.maxY;
+    const resting = this.resting;
+    const awakeAt = this.awakeAt;
+    let visited = 0;
+    let index = 0;
+    // The first entry of awakeAt after position i.
+    let next = 0;
+    for (let i = 0; i < n; i++) {
+      const boundXMax = maxX[i];
+      const boundYMax = maxY[i];
+      const boundYMin = minY[i];
+      if (next < awake && awakeAt[next] === i) next++;
+      if (resting[i] === 0) {
+        let j = i + 1;
+        for (; j < n; j++) {
+          if (minX[j] > boundXMax) break;
+          if (boundYMax < minY[j] || boundYMin > maxY[j]) continue;
+          index = this.test(bodies, i, j, collisions, index, pairs, canCollide, inline, collides);
+        }
+        visited += j - i - 1;
+        continue;
+      }
+      let q = next;
+      for (; q < awake; q++) {
+        const j = awakeAt[q];
+        if (minX[j] > boundXMax) break;
+        if (boundYMax < minY[j] || boundYMin > maxY[j]) continue;
+        index = this.test(bodies, i, j, collisions, index, pairs, canCollide, inline, collides);
+      }
+      visited += q - next;
+    }
+    this.counts.visited = visited;
+    return index;
+  }
+
+  /**
+   * Stock's tests of the candidate pair at positions i < j (bounds overlapping, not both resting):
+   * `Detector.canCollide` (inline while `inline` says it is matter-js's own), then
+   * `Collision.collides` on the bodies or on each pair of their parts. Appends the collisions at
+   * `index`; returns the index after them.
+   */
+  private test(
+    bodies: MatterBodyLike[],
+    i: number,
+    j: number,
+    collisions: unknown[],
+    index: number,
+    pairs: unknown,
+    canCollide: CanCollideFn,
+    inline: boolean,
+    collides: CollidesFn,
+  ): number {
+    const counts = this.counts;
+    counts.candidates++;
+    const bodyA = bodies[i];
+    const bodyB = bodies[j];
+    const fa = bodyA.collisionFilter;
+    const fb = bodyB.collisionFilter;
+    if (inline) {
+      if (fa.group === fb.group && fa.group !== 0) {
+        if (!((fa.group as number) > 0)) return index;
+      } else if (
+        ((fa.mask as number) & (fb.category as number)) === 0 ||
+        ((fb.mask as number) & (fa.category as number)) === 0
+      ) {
+        return index;
+      }
+    } else if (!canCollide(fa, fb)) {
+      return index;
+    }
+    counts.tested++;
+    return collidePair(bodyA, bodyB, collides, pairs, collisions, index);
   }
 
   /** Stock's stable sort of `bodies[0..n)` by `minX`, in place (keys moved along). */

@@ -3,12 +3,14 @@
  * `setup` (Sieve installed, modes switched...) — and compares them after every update: the collisions
  * array (pairs of parts, in order), the collisionStart/Active/End events, and every body's position,
  * angle and velocity, exactly (Object.is). Bodies are named by their creation order in their engine,
- * so the two engines' different ids compare equal.
+ * so the two engines' different ids compare equal. Any Matter module runs it (matter-js by default,
+ * or Phaser's bundled copy).
  */
 import Matter from 'matter-js';
 import type { Scene } from './scenes.js';
 
-const { Composite, Engine, Events } = Matter;
+/** The Matter module a comparison steps and reads with (matter-js's, or Phaser's bundled copy). */
+export type HarnessMatter = Pick<typeof Matter, 'Composite' | 'Engine' | 'Events'>;
 
 /** Assigns each body and part a canonical index: its rank by id (creation order) in its engine. */
 class Namer {
@@ -18,9 +20,9 @@ class Namer {
     if (n === undefined) throw new Error(`unnamed body ${body.id}`);
     return n;
   }
-  refresh(engine: Matter.Engine): void {
+  refresh(engine: Matter.Engine, M: HarnessMatter): void {
     const fresh: number[] = [];
-    for (const b of Composite.allBodies(engine.world)) {
+    for (const b of M.Composite.allBodies(engine.world)) {
       for (const p of b.parts) if (!this.byId.has(p.id)) fresh.push(p.id);
     }
     fresh.sort((a, b) => a - b);
@@ -33,11 +35,11 @@ interface Trace {
   events: string[];
 }
 
-function recorder(engine: Matter.Engine, namer: Namer) {
+function recorder(engine: Matter.Engine, namer: Namer, M: HarnessMatter) {
   const events: string[] = [];
   const pairName = (p: Matter.Pair) => `${namer.name(p.bodyA)}-${namer.name(p.bodyB)}`;
   for (const kind of ['collisionStart', 'collisionActive', 'collisionEnd'] as const) {
-    Events.on(engine, kind, (e: Matter.IEvent<Matter.Engine>) => {
+    M.Events.on(engine, kind, (e: Matter.IEvent<Matter.Engine>) => {
       const pairs = (e as Matter.IEventCollision<Matter.Engine>).pairs;
       events.push(`${kind}:${pairs.map(pairName).join(',')}`);
     });
@@ -55,9 +57,9 @@ function recorder(engine: Matter.Engine, namer: Namer) {
 }
 
 /** Every body's state, as exact numbers keyed by canonical name. */
-function state(engine: Matter.Engine, namer: Namer): Map<number, number[]> {
+function state(engine: Matter.Engine, namer: Namer, M: HarnessMatter): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  for (const b of Composite.allBodies(engine.world)) {
+  for (const b of M.Composite.allBodies(engine.world)) {
     out.set(namer.name(b), [
       b.position.x,
       b.position.y,
@@ -88,19 +90,21 @@ export interface Comparison {
  * Builds the scene twice, runs `steps` updates of both, and compares after each one.
  * `setup(engine)` is applied to the second engine before the first update; `perStep(engine, step)`
  * (optional) runs on the second engine before each update (switching modes, uninstalling...).
+ * `M` is the Matter module the scene was built with (default matter-js).
  */
 export function compareRuns(
   build: () => Scene,
   steps: number,
   setup: (engine: Matter.Engine) => void,
   perStep?: (engine: Matter.Engine, step: number) => void,
+  M: HarnessMatter = Matter,
 ): Comparison {
   const a = build();
   const b = build();
   const namerA = new Namer();
   const namerB = new Namer();
-  const recA = recorder(a.engine, namerA);
-  const recB = recorder(b.engine, namerB);
+  const recA = recorder(a.engine, namerA, M);
+  const recB = recorder(b.engine, namerB, M);
   setup(b.engine);
   let totalCollisions = 0;
   let totalStarts = 0;
@@ -109,10 +113,10 @@ export function compareRuns(
     a.beforeStep?.(step);
     b.beforeStep?.(step);
     perStep?.(b.engine, step);
-    namerA.refresh(a.engine);
-    namerB.refresh(b.engine);
-    Engine.update(a.engine, delta);
-    Engine.update(b.engine, delta);
+    namerA.refresh(a.engine, M);
+    namerB.refresh(b.engine, M);
+    M.Engine.update(a.engine, delta);
+    M.Engine.update(b.engine, delta);
     const ta = recA.take();
     const tb = recB.take();
     totalCollisions += a.engine.pairs.list.length;
@@ -130,8 +134,8 @@ export function compareRuns(
       );
     }
     if (ta.events.join('|') !== tb.events.join('|')) return fail('events differ');
-    const sa = state(a.engine, namerA);
-    const sb = state(b.engine, namerB);
+    const sa = state(a.engine, namerA, M);
+    const sb = state(b.engine, namerB, M);
     if (sa.size !== sb.size) return fail(`body counts differ ${sa.size} vs ${sb.size}`);
     for (const [name, va] of sa) {
       const vb = sb.get(name);

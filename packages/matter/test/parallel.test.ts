@@ -159,7 +159,9 @@ describe('the parallel broadphase under matter-js (a caller-owned instance)', ()
         installSieve(engine, { ...more, broadphase: broadphase as SieveOptions['broadphase'] });
     // Not a broadphase.
     expect(install('grid')).toThrow(RangeError);
-    expect(install('grid')).toThrow(/options\.broadphase must be 'sap', 'octree' or a Broadphase/);
+    expect(install('grid')).toThrow(/options\.broadphase must be 'sap' or a Broadphase/);
+    // The octree is passed as an instance (not built by name, so bundles without it do not ship it).
+    expect(install('octree')).toThrow(/'octree' is not built by name; pass broadphase: new Octree/);
     expect(install(5)).toThrow(TypeError);
     expect(install(() => 0)).toThrow(TypeError);
     expect(install({})).toThrow(TypeError);
@@ -187,7 +189,7 @@ describe('the parallel broadphase under matter-js (a caller-owned instance)', ()
       const flat = new SweepAndPrune({ dimensions: 2 });
       expect(install(flat, { sap: {} })).toThrow(TypeError);
       expect(install(flat, { sap: {} })).toThrow(/options\.sap .*options\.broadphase/);
-      expect(install(flat, { octree: {} })).toThrow(/options\.octree/);
+      expect(install(flat, { octree: {} as never })).toThrow(/options\.octree is not supported/);
       // Checked after the other options, before anything is built.
       expect(install(flat, { mode: 'bogus' as never })).toThrow(/options\.mode/);
       expect(getSieve(engine)).toBeUndefined();

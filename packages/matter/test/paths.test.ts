@@ -12,15 +12,26 @@ import { rng, type Scene, walls } from './scenes.js';
 const { Bodies, Composite, Detector, Engine } = Matter;
 
 /**
- * A world that grows from 20 to about 180 bodies (a body dropped every step), then loses them again
- * (one removed every step), with a static platform that sometimes teleports; sleeping enabled, so a
- * settled pile rests.
+ * `n` static bars as wide as the 600-px box, stacked above its ceiling, away from everything else.
+ * They come first in the x-order and the sweep compares each with every awake body (stock's sweep
+ * does too): a world whose sweep costs a lot while bodies are awake — where the broadphase pays.
+ */
+function ceilingBars(n: number): Matter.Body[] {
+  const bars: Matter.Body[] = [];
+  for (let i = 0; i < n; i++) bars.push(Bodies.rectangle(300, -60 - 4 * i, 620, 4, { isStatic: true }));
+  return bars;
+}
+
+/**
+ * A world that grows from 420 to about 580 bodies (a body dropped every step), then loses them again
+ * (one removed every step), with a static platform that sometimes teleports and 400 static bars;
+ * sleeping enabled, so a settled pile rests.
  */
 function growAndShrink(seed: number): Scene {
   const r = rng(seed);
   const engine = Engine.create({ enableSleeping: true });
   const platform = Bodies.rectangle(300, 300, 160, 12, { isStatic: true });
-  Composite.add(engine.world, [...walls(600, 500), platform]);
+  Composite.add(engine.world, [...walls(600, 500), platform, ...ceilingBars(400)]);
   const shape = () => {
     const x = 40 + r() * 520;
     const s = 10 + r() * 18;
@@ -43,13 +54,14 @@ function growAndShrink(seed: number): Scene {
 
 /**
  * Constant bodies, sleeping enabled: columns of equal boxes (equal min.x: ties in the x-order) and a
- * few balls settle and sleep (the broadphase takes over), then every 150 steps all are woken and
- * scattered (the sweep takes back the same `detector.bodies`, so the tie order it starts from matters).
+ * few balls under 200 static bars: while they move the broadphase answers, once they sleep the sweep
+ * takes over the same `detector.bodies` (so the tie order it starts from matters); every 150 steps
+ * all are woken and scattered.
  */
 function wakeAndSleep(seed: number): Scene {
   const r = rng(seed);
   const engine = Engine.create({ enableSleeping: true });
-  const bodies: Matter.Body[] = [...walls(600, 500)];
+  const bodies: Matter.Body[] = [...walls(600, 500), ...ceilingBars(200)];
   for (let c = 0; c < 5; c++) {
     for (let k = 0; k < 8; k++) bodies.push(Bodies.rectangle(80 + c * 100, 485 - k * 30, 30, 30));
   }
@@ -95,7 +107,7 @@ describe('sweep ↔ broadphase switching', () => {
       () => growAndShrink(41),
       520,
       (engine) => {
-        sieve = installSieve(engine, { sweepBelow: 64 });
+        sieve = installSieve(engine, { sweepBelow: 500 });
       },
       () => {
         const p = sieve?.stats.path ?? '';
@@ -114,22 +126,22 @@ describe('sweep ↔ broadphase switching', () => {
   it("handing back to the sweep on the same detector.bodies keeps stock's order of tied bodies", () => {
     // Detector.collisions called directly, bounds moved by hand: a and b share min.x; while the
     // broadphase answers, a leaves to the right and comes back (stock now orders b before a); then
-    // the world starts moving and the sweep takes over the same array.
+    // the world wakes up and moves, and the sweep takes over the same array.
     const build = () => {
       const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
       const a = Bodies.rectangle(0, 0, 10, 10, { label: 'a' });
       const b = Bodies.rectangle(0, 8, 10, 10, { label: 'b' });
       const c = Bodies.rectangle(0, 16, 10, 10, { label: 'c' });
       const rest: Matter.Body[] = [];
-      for (let i = 0; i < 30; i++)
-        rest.push(Bodies.rectangle(100 + 20 * i, 0, 10, 10, { label: `s${i}`, isStatic: true }));
+      for (let i = 0; i < 120; i++)
+        rest.push(Bodies.rectangle(100 + 20 * i, 0, 10, 10, { label: `s${i}`, isSleeping: true }));
       Composite.add(e.world, [a, b, c, ...rest]);
       Engine.update(e, 16); // detector.bodies filled and sorted by stock
       return { e, a, rest };
     };
     const stock = build();
     const mine = build();
-    const sieve = installSieve(mine.e, { sweepBelow: 16 });
+    const sieve = installSieve(mine.e, { sweepBelow: 0 }); // the broadphase, until handed back below
     const both = (f: (w: ReturnType<typeof build>) => void) => {
       f(stock);
       f(mine);
@@ -154,9 +166,13 @@ describe('sweep ↔ broadphase switching', () => {
     step();
     both((w) => Matter.Body.translate(w.a, { x: -20, y: 0 }));
     step();
+    sieve.sweepBelow = Number.POSITIVE_INFINITY;
     for (let i = 0; i < 10; i++) {
       both((w) => {
-        for (const s of w.rest) Matter.Body.translate(s, { x: i % 2 === 0 ? 1 : -1, y: 0 });
+        for (const s of w.rest) {
+          s.isSleeping = false;
+          Matter.Body.translate(s, { x: i % 2 === 0 ? 1 : -1, y: 0 });
+        }
       });
       step();
     }
@@ -168,48 +184,43 @@ describe('sweep ↔ broadphase switching', () => {
     sieve.uninstall();
   });
 
-  it('switches at the documented counts: up at sweepBelow with most bodies resting, down below 7/8 of it', () => {
+  it('switches at the documented counts: visits ≥ 11 per body + 100 per awake body, kept down to 3/4 of it', () => {
+    // K static bars spanning x first in the x-order, A awake circles spread under them: the sweep
+    // visits exactly K × A pairs (each bar with each awake body; the circles never overlap in x).
     const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
-    const sieve = installSieve(e, { sweepBelow: 40 });
-    const add = (k: number) => {
-      const bodies: Matter.Body[] = [];
-      for (let i = 0; i < k; i++) {
-        const n = Composite.allBodies(e.world).length + i;
-        bodies.push(Bodies.rectangle((n % 10) * 12, Math.floor(n / 10) * 12, 10, 10, { isStatic: true }));
-      }
-      Composite.add(e.world, bodies);
-    };
+    const sieve = installSieve(e, { sweepBelow: 100 });
+    const bar = (i: number) => Bodies.rectangle(500, -10 - 4 * i, 1000, 4, { isStatic: true });
+    const bars: Matter.Body[] = [];
+    for (let i = 0; i < 246; i++) bars.push(bar(i));
+    const circles: Matter.Body[] = [];
+    for (let i = 0; i < 20; i++) {
+      const c = Bodies.circle(100 + 40 * i, 300, 5);
+      Matter.Body.setVelocity(c, { x: 0, y: 0.05 });
+      circles.push(c);
+    }
+    Composite.add(e.world, [...bars, ...circles]);
     const steps = (k: number) => {
       for (let i = 0; i < k; i++) Engine.update(e, 16);
     };
-    add(39);
-    steps(20);
-    expect(sieve.stats.path).toBe('sweep'); // 39 < 40
-    add(1);
-    steps(7);
-    expect(sieve.stats.path).toBe('sweep'); // 7 steps preferring it: not yet
+    steps(30);
+    // 246 × 20 = 4920 visits < 11 × 266 + 100 × 20 = 4926.
+    expect((sieve as unknown as { visits: number }).visits).toBe(4920);
+    expect(sieve.stats.path).toBe('sweep');
+    Composite.add(e.world, bar(246)); // 4940 ≥ 11 × 267 + 2000 = 4937
+    steps(8); // the first step still sees the last step's visits
+    expect(sieve.stats.path).toBe('sweep');
     steps(1);
     expect(sieve.stats.path).toBe('broadphase');
-    Composite.remove(e.world, Composite.allBodies(e.world).slice(0, 5)); // 35 = 7/8 of 40: stays
-    steps(20);
+    // Kept while 4 × visits ≥ 3 × (11 × bodies + 100 × awake): 151 bars, 3020 × 4 ≥ 3881 × 3.
+    Composite.remove(e.world, bars.slice(150));
+    steps(40);
     expect(sieve.stats.path).toBe('broadphase');
-    Composite.remove(e.world, Composite.allBodies(e.world)[0]); // 34 < 35
-    steps(8);
+    // 141 bars: 2820 × 4 < 3771 × 3. The broadphase counts visits every 16 steps, then 8 to switch.
+    Composite.remove(e.world, bars.slice(140, 150));
+    steps(16 + 8);
     expect(sieve.stats.path).toBe('sweep');
-    // All moving: the sweep stays up to 32 × sweepBelow bodies.
-    const f = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
-    const moving = installSieve(f, { sweepBelow: 4 });
-    const r = rng(3);
-    for (let i = 0; i < 127; i++) {
-      const b = Bodies.circle(r() * 1000, r() * 1000, 3);
-      Matter.Body.setVelocity(b, { x: r() - 0.5, y: r() - 0.5 });
-      Composite.add(f.world, b);
-    }
-    for (let i = 0; i < 20; i++) Engine.update(f, 16);
-    expect(moving.stats.path).toBe('sweep');
-    Composite.add(f.world, Bodies.circle(-50, -50, 3)); // 128 = 32 × 4: at once
-    Engine.update(f, 16);
-    expect(moving.stats.path).toBe('broadphase');
+    expect((sieve as unknown as { visits: number }).visits).toBe(2820);
+    sieve.uninstall();
   });
 
   it('the sweep reports counts, and a non-finite min.x gives stock answer itself', () => {
@@ -217,7 +228,7 @@ describe('sweep ↔ broadphase switching', () => {
       const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
       const box = (label: string, x: number, isStatic = false) =>
         Bodies.rectangle(x, 0, 10, 10, { label, isStatic });
-      // a–b and b–c overlap; c–d overlap but both are static; e is alone.
+      // a–b and b–c overlap; c–d overlap but both are static (not a candidate); e is alone.
       const bodies = [box('a', 0), box('b', 6), box('c', 12, true), box('d', 20, true), box('e', 300)];
       Composite.add(e.world, bodies);
       Engine.update(e, 16);
@@ -229,7 +240,7 @@ describe('sweep ↔ broadphase switching', () => {
     Engine.update(stock.e, 16);
     Engine.update(mine.e, 16);
     expect(s.stats.path).toBe('sweep');
-    expect([s.stats.candidatePairs, s.stats.testedPairs, s.stats.collisions]).toEqual([3, 2, 2]);
+    expect([s.stats.candidatePairs, s.stats.testedPairs, s.stats.collisions]).toEqual([2, 2, 2]);
     expect(s.stats.bodies).toBe(5);
     const names = (e: Matter.Engine) => {
       const out = Detector.collisions(e.detector).map((x) => `${x.bodyA.label}-${x.bodyB.label}`);

@@ -10,6 +10,7 @@
  * budget line): one path and one stroke per graph, statistics computed here (only when drawing), no
  * per-point work beyond a `lineTo`.
  */
+import { checkOptionKeys, optionKeys } from './options.js';
 import type { FrameRecorder, SeriesStats } from './recorder.js';
 
 /** The subset of `CanvasRenderingContext2D` the renderer uses. */
@@ -59,6 +60,56 @@ export interface DrawOptions {
   graphHeight?: number;
   /** Draw the "other" row (frame time outside every top-level phase) and its graph. Default true. */
   showOther?: boolean;
+  /**
+   * Advance of one character of the 11 px monospace font, in CSS pixels (the `Overlay` measures it on its
+   * canvas). Lines are laid out with it so that no text runs past the panel's width. Default 6.6.
+   */
+  charWidth?: number;
+}
+
+/**
+ * The keys of {@link DrawOptions}: any other key throws a `TypeError` naming it. Kept complete by the
+ * compiler (`optionKeys`): add a new option here too.
+ */
+const DRAW_OPTION_KEYS = optionKeys<DrawOptions>({
+  width: true,
+  mode: true,
+  title: true,
+  hiddenPhases: true,
+  graphHeight: true,
+  showOther: true,
+  charWidth: true,
+});
+
+/**
+ * Checks `options` as `where` (a constant string: this runs on every redraw and allocates nothing when
+ * the options are good): known keys, and the type and range of each value but `graphHeight` (checked
+ * where it is read). Throws a `TypeError` or `RangeError` naming the option.
+ */
+function checkDrawOptions(options: DrawOptions, where: string): void {
+  checkOptionKeys(where, options, DRAW_OPTION_KEYS);
+  const { width, mode, title, hiddenPhases, showOther, charWidth } = options;
+  if (width !== undefined && !(typeof width === 'number' && width > 0 && width < Number.POSITIVE_INFINITY)) {
+    throw new RangeError(`${where}.width must be a positive finite number, got ${String(width)}`);
+  }
+  if (mode !== undefined && mode !== 'full' && mode !== 'compact' && mode !== 'hidden') {
+    throw new RangeError(`${where}.mode must be 'full', 'compact' or 'hidden', got ${String(mode)}`);
+  }
+  if (title !== undefined && typeof title !== 'string') {
+    throw new TypeError(`${where}.title must be a string, got ${String(title)}`);
+  }
+  if (hiddenPhases !== undefined && (hiddenPhases === null || typeof hiddenPhases.has !== 'function')) {
+    throw new TypeError(`${where}.hiddenPhases must be a Set of phase indices, got ${String(hiddenPhases)}`);
+  }
+  if (showOther !== undefined && typeof showOther !== 'boolean') {
+    throw new TypeError(`${where}.showOther must be true or false, got ${String(showOther)}`);
+  }
+  if (
+    charWidth !== undefined &&
+    !(typeof charWidth === 'number' && charWidth > 0 && charWidth < Number.POSITIVE_INFINITY)
+  ) {
+    throw new RangeError(`${where}.charWidth must be a positive finite number, got ${String(charWidth)}`);
+  }
 }
 
 /** Phase colours, cycled in registration order. */
@@ -77,11 +128,21 @@ const PAD = 6;
 const LINE = 13;
 const FRAME_GRAPH = 56;
 const GAP = 4;
-/** Approximate advance of one character of the 11 px monospace font, in CSS pixels. */
+/** Approximate advance of one character of the 11 px monospace font, in CSS pixels (default). */
 const CHAR = 6.6;
 /** Characters per counter ("candidates 12.3k" and a gap). */
 const COUNTER_CHARS = 17;
-const NAME_COLUMN = 11;
+/** Narrowest name column of the phase rows, in characters (a panel of 220 px or more fits 7). */
+const MIN_NAME = 3;
+/** Characters of each value column of a phase row (last, med, max): `formatMs` gives at most 4. */
+const VALUE = 5;
+const VALUE_CHARS = 3 * VALUE;
+/** Characters of the comparison column (the other segment's median). */
+const COMPARE_CHARS = 7;
+/** A phase row's text starts this far right of the panel's padding (after its colour square). */
+const ROW_INDENT = 11;
+/** The widest text of the header's statistics ("999 fps  self 99.99 ms"). */
+const STATS_CHARS = 22;
 const BUDGET_COLOR = '#ff5252';
 const OTHER_COLOR = '#b0bec5';
 const BG = 'rgba(10, 12, 20, 0.82)';
@@ -115,8 +176,55 @@ function formatCount(v: number): string {
   return v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${(v / 1e3).toFixed(1)}k` : `${Math.round(v)}`;
 }
 
-function countersPerLine(width: number): number {
-  return Math.max(1, Math.floor((width - 2 * PAD) / (COUNTER_CHARS * CHAR)));
+function countersPerLine(width: number, char: number): number {
+  return Math.max(1, Math.floor((width - 2 * PAD) / (COUNTER_CHARS * char)));
+}
+
+/** `text` cut to `n` characters, its last one an ellipsis when it was longer. */
+function fit(text: string, n: number): string {
+  return text.length <= n ? text : n <= 0 ? '' : `${text.slice(0, n - 1)}…`;
+}
+
+/** How the text of the panel is laid out at a width: every line within it. */
+interface Layout {
+  /** Advance of one character, in CSS pixels. */
+  char: number;
+  /** Characters that fit on a line from the panel's padding. */
+  cols: number;
+  /** The header's lines: the title and segment, the statistics (a line of its own when narrow), the world. */
+  titleLine: string;
+  statsOwnLine: boolean;
+  worldLine: string | null;
+  /** Characters of the name column of the phase rows. */
+  nameChars: number;
+}
+
+function layoutOf(rec: FrameRecorder, options: DrawOptions): Layout {
+  const width = options.width ?? 300;
+  const char = options.charWidth !== undefined && options.charWidth > 0 ? options.charWidth : CHAR;
+  const cols = Math.max(1, Math.floor((width - 2 * PAD) / char));
+  const title = `${options.title ?? 'Sieve'}${rec.segment ? ` [${rec.segment}]` : ''}`;
+  const statsOwnLine = title.length + 2 + STATS_CHARS > cols;
+  const worldLine = rec.world ? fit(`world ${rec.world}`, cols) : null;
+  // The name column fits the longest (indented) name, and the row fits the panel.
+  let longest = 'other'.length;
+  const names = rec.phaseNames;
+  for (let i = 0; i < names.length; i++) longest = Math.max(longest, depthOf(rec, i) + names[i].length);
+  const rowChars = Math.floor((width - 2 * PAD - ROW_INDENT) / char);
+  const room = rowChars - VALUE_CHARS - (rec.comparison ? COMPARE_CHARS : 0);
+  return {
+    char,
+    cols,
+    titleLine: fit(title, cols),
+    statsOwnLine,
+    worldLine,
+    nameChars: Math.max(MIN_NAME, Math.min(longest, room)),
+  };
+}
+
+/** Lines of the header above the legend. */
+function headerLines(layout: Layout): number {
+  return 1 + (layout.statsOwnLine ? 1 : 0) + (layout.worldLine !== null ? 1 : 0);
 }
 
 function graphHeightOf(options: DrawOptions): number {
@@ -127,14 +235,17 @@ function graphHeightOf(options: DrawOptions): number {
 
 /**
  * Height in CSS pixels that {@link drawOverlay} needs for `rec` with these options (0 when hidden).
- * Throws a `RangeError` for a `graphHeight` under 12 or not finite.
+ * Throws a `RangeError` for a `graphHeight` under 12 or not finite, and a `TypeError` or `RangeError`
+ * naming the option for an unknown key or another bad value.
  */
 export function overlayHeight(rec: FrameRecorder, options: DrawOptions = {}): number {
+  checkDrawOptions(options, 'overlayHeight: options');
   const mode = options.mode ?? 'full';
   if (mode === 'hidden') return 0;
   const graph = graphHeightOf(options);
   const hidden = options.hiddenPhases;
-  let h = PAD + 2 * LINE; // header and legend
+  const layout = layoutOf(rec, options);
+  let h = PAD + (headerLines(layout) + 1) * LINE; // header and legend
   if (mode === 'full') h += FRAME_GRAPH + GAP;
   const nP = rec.phaseNames.length;
   for (let i = 0; i < nP; i++) {
@@ -143,7 +254,7 @@ export function overlayHeight(rec: FrameRecorder, options: DrawOptions = {}): nu
   }
   if (options.showOther ?? true) h += LINE + (mode === 'full' ? graph + GAP : 0);
   const nC = rec.counterNames.length;
-  if (nC > 0) h += Math.ceil(nC / countersPerLine(options.width ?? 300)) * LINE;
+  if (nC > 0) h += Math.ceil(nC / countersPerLine(options.width ?? 300, layout.char)) * LINE;
   return h + PAD;
 }
 
@@ -221,10 +332,16 @@ function depthOf(rec: FrameRecorder, i: number): number {
 }
 
 /** One text row: name (indented by depth), last, median, max, and the comparison segment's median. */
-function row(name: string, depth: number, s: SeriesStats, compare: number | undefined): string {
-  const label = `${' '.repeat(depth)}${name}`.slice(0, NAME_COLUMN).padEnd(NAME_COLUMN);
+function row(
+  name: string,
+  depth: number,
+  s: SeriesStats,
+  compare: number | undefined,
+  nameChars: number,
+): string {
+  const label = fit(`${' '.repeat(depth)}${name}`, nameChars).padEnd(nameChars);
   const cmp = compare === undefined ? '' : formatMs(compare).padStart(7);
-  return `${label}${formatMs(s.last).padStart(6)}${formatMs(s.median).padStart(6)}${formatMs(s.max).padStart(6)}${cmp}`;
+  return `${label}${formatMs(s.last).padStart(VALUE)}${formatMs(s.median).padStart(VALUE)}${formatMs(s.max).padStart(VALUE)}${cmp}`;
 }
 
 /**
@@ -232,9 +349,11 @@ function row(name: string, depth: number, s: SeriesStats, compare: number | unde
  * before calling). Returns the height used. Each phase row shows the last frame, the median and the
  * maximum over the window and — after {@link FrameRecorder.beginSegment} — the median of the previous
  * segment (another mode) beside them; a value that was not measured shows as "—". Computes the
- * statistics of every phase (O(window) each). Throws a `RangeError` for a `graphHeight` under 12.
+ * statistics of every phase (O(window) each). Throws a `RangeError` for a `graphHeight` under 12, and
+ * a `TypeError` or `RangeError` naming the option for an unknown key or another bad value.
  */
 export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: DrawOptions = {}): number {
+  checkDrawOptions(options, 'drawOverlay: options');
   const mode = options.mode ?? 'full';
   const width = options.width ?? 300;
   const height = overlayHeight(rec, options);
@@ -246,6 +365,8 @@ export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: Draw
   const gw = width - 2 * PAD;
   const budget = rec.budgetMs;
   const cmp = rec.comparison;
+  const layout = layoutOf(rec, options);
+  const char = layout.char;
 
   ctx.fillStyle = BG;
   ctx.fillRect(0, 0, width, height);
@@ -258,20 +379,27 @@ export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: Draw
   const frameMedian = frame.median;
   const frameMax = frame.max;
   const own = rec.overheadStats(stats).mean;
-  const segment = rec.segment ? ` [${rec.segment}]` : '';
+  const statsText = fit(
+    `${fps} fps  self ${!Number.isNaN(own) ? own.toFixed(2) : NOT_MEASURED} ms`,
+    layout.cols,
+  );
   let y = PAD;
   ctx.fillStyle = TEXT;
-  ctx.fillText(
-    `${options.title ?? 'Sieve'}${segment}  ${fps} fps  self ${!Number.isNaN(own) ? own.toFixed(2) : NOT_MEASURED} ms`,
-    gx,
-    y,
-  );
+  if (layout.statsOwnLine) {
+    ctx.fillText(layout.titleLine, gx, y);
+    y += LINE;
+    ctx.fillText(statsText, gx, y);
+  } else ctx.fillText(`${layout.titleLine}  ${statsText}`, gx, y);
   y += LINE;
   ctx.fillStyle = DIM;
-  const cmpLabel = cmp ? (cmp.label || 'before').slice(0, 6).padStart(7) : '';
+  if (layout.worldLine !== null) {
+    ctx.fillText(layout.worldLine, gx, y);
+    y += LINE;
+  }
+  const cmpLabel = cmp ? (cmp.label || 'before').slice(0, 6).padStart(COMPARE_CHARS) : '';
   ctx.fillText(
-    `${'ms'.padEnd(NAME_COLUMN + 2)}${'last'.padStart(6)}${'med'.padStart(6)}${'max'.padStart(6)}${cmpLabel}`,
-    gx,
+    `${'ms'.padEnd(layout.nameChars)}${'last'.padStart(VALUE)}${'med'.padStart(VALUE)}${'max'.padStart(VALUE)}${cmpLabel}`,
+    gx + ROW_INDENT,
     y,
   );
   y += LINE;
@@ -284,10 +412,12 @@ export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: Draw
     drawSeries(ctx, rec, rec.frameIntervalRing, gx, y, gw, FRAME_GRAPH, scale, TEXT);
     ctx.fillStyle = DIM;
     const vs = cmp ? ` · ${cmp.label || 'before'} ${formatMs(cmp.frameMedian)}` : '';
-    ctx.fillText(`frame ${formatMs(frameMedian)}${vs}`, gx + 2, y + 1);
-    ctx.fillText(`budget ${budget} (red)`, gx + 2, y + 1 + LINE);
     const top = `${scale}`;
-    ctx.fillText(top, gx + gw - 2 - top.length * CHAR, y + 1);
+    // The graph's labels leave room for its scale at the right.
+    const room = Math.floor((gw - 4) / char) - top.length - 1;
+    ctx.fillText(fit(`frame ${formatMs(frameMedian)}${vs}`, room), gx + 2, y + 1);
+    ctx.fillText(fit(`budget ${budget} (red)`, room), gx + 2, y + 1 + LINE);
+    ctx.fillText(top, gx + gw - 2 - top.length * char, y + 1);
     y += FRAME_GRAPH + GAP;
   }
 
@@ -303,7 +433,7 @@ export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: Draw
     ctx.fillStyle = color;
     ctx.fillRect(gx + depth * 4, y + 2, 7, 7);
     ctx.fillStyle = TEXT;
-    ctx.fillText(row(name || 'other', depth, s, compare), gx + 11, y);
+    ctx.fillText(row(name || 'other', depth, s, compare, layout.nameChars), gx + ROW_INDENT, y);
     y += LINE;
     if (!graph) return;
     const max = !Number.isNaN(s.max) ? s.max : 0;
@@ -315,7 +445,7 @@ export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: Draw
     ctx.fillStyle = DIM;
     ctx.fillText(s.count > 0 ? `min ${formatMs(s.min)}` : 'not measured', gx + 2, y + 1);
     const top = `${scale}`;
-    ctx.fillText(top, gx + gw - 2 - top.length * CHAR, y + 1);
+    ctx.fillText(top, gx + gw - 2 - top.length * char, y + 1);
     y += graphH + GAP;
   };
 
@@ -336,11 +466,13 @@ export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: Draw
     drawRow('', 0, rec.otherRing, OTHER_COLOR, mode === 'full', cmp ? cmp.otherMedian : undefined);
 
   const counters = rec.counterNames;
-  const perLine = countersPerLine(width);
+  const perLine = countersPerLine(width, char);
   for (let i = 0; i < counters.length; i += perLine) {
     let line = '';
     for (let j = i; j < i + perLine && j < counters.length; j++)
-      line += `${counters[j]} ${formatCount(rec.counterStats(j, stats).last)}`.padEnd(COUNTER_CHARS);
+      line += fit(`${counters[j]} ${formatCount(rec.counterStats(j, stats).last)}`, COUNTER_CHARS - 1).padEnd(
+        COUNTER_CHARS,
+      );
     ctx.fillStyle = DIM;
     ctx.fillText(line, gx, y);
     y += LINE;

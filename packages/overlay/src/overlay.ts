@@ -9,7 +9,9 @@
  * to hide it, well under 0.1 ms per frame, and an export of the recorded frames as JSON.
  */
 import { type DrawOptions, drawOverlay, type OverlayMode, overlayHeight } from './draw.js';
+import { checkOptionKeys, optionKeys } from './options.js';
 import { FrameRecorder, type RecorderOptions } from './recorder.js';
+import { RECORDER_OPTION_KEYS } from './types.js';
 
 /** Options of an {@link Overlay}. */
 export interface OverlayOptions extends RecorderOptions {
@@ -17,7 +19,7 @@ export interface OverlayOptions extends RecorderOptions {
   parent?: HTMLElement;
   /** Corner of the parent the overlay sits in. Default `'top-right'`. */
   corner?: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
-  /** Width in CSS pixels, at least 120. Default 300. */
+  /** Width in CSS pixels, at least 120 (every line of text fits from 220). Default 300. */
   width?: number;
   /** Initial mode. Default `'full'`. */
   mode?: OverlayMode;
@@ -33,8 +35,68 @@ export interface OverlayOptions extends RecorderOptions {
   zIndex?: number;
   /** Height of each phase graph in CSS pixels (≥ 12). Default 36. */
   graphHeight?: number;
+  /**
+   * Shrink the phase graphs (down to 12 px) while the panel would be taller than the window, so that
+   * nothing is cut off at the bottom. Default true.
+   */
+  fitWindow?: boolean;
   /** Show the "other" row (frame time outside every top-level phase). Default true. */
   showOther?: boolean;
+}
+
+/**
+ * The keys of {@link OverlayOptions} (the recorder's and its own): any other key throws a `TypeError`
+ * naming it. Kept complete by the compiler (`optionKeys`): add a new option here too.
+ */
+const OVERLAY_OPTION_KEYS = [
+  ...RECORDER_OPTION_KEYS,
+  ...optionKeys<Omit<OverlayOptions, keyof RecorderOptions>>({
+    parent: true,
+    corner: true,
+    width: true,
+    mode: true,
+    title: true,
+    toggleKey: true,
+    redrawHz: true,
+    buttons: true,
+    zIndex: true,
+    graphHeight: true,
+    fitWindow: true,
+    showOther: true,
+  }),
+];
+
+const CORNERS: readonly string[] = ['top-left', 'top-right', 'bottom-left', 'bottom-right'];
+
+/**
+ * Checks the keys of `options` and the values only the overlay reads that its constructor does not check
+ * itself — before the recorder is built or the page touched — and returns them. Throws a `TypeError` or
+ * `RangeError` naming the option.
+ */
+function checkOverlayOptions(options: OverlayOptions): OverlayOptions {
+  checkOptionKeys('Overlay: options', options, OVERLAY_OPTION_KEYS);
+  const o = options;
+  if (o.corner !== undefined && !CORNERS.includes(o.corner)) {
+    throw new RangeError(`corner must be one of ${CORNERS.join(', ')}, got ${String(o.corner)}`);
+  }
+  if (o.title !== undefined && typeof o.title !== 'string') {
+    throw new TypeError(`title must be a string, got ${String(o.title)}`);
+  }
+  if (o.toggleKey !== undefined && o.toggleKey !== null && typeof o.toggleKey !== 'string') {
+    throw new TypeError(`toggleKey must be a string or null, got ${String(o.toggleKey)}`);
+  }
+  for (const flag of ['buttons', 'fitWindow', 'showOther'] as const) {
+    if (o[flag] !== undefined && typeof o[flag] !== 'boolean') {
+      throw new TypeError(`${flag} must be true or false, got ${String(o[flag])}`);
+    }
+  }
+  if (o.zIndex !== undefined && !Number.isInteger(o.zIndex)) {
+    throw new TypeError(`zIndex must be an integer, got ${String(o.zIndex)}`);
+  }
+  if (o.parent !== undefined && (o.parent === null || typeof o.parent.appendChild !== 'function')) {
+    throw new TypeError(`parent must be an HTMLElement, got ${String(o.parent)}`);
+  }
+  return options;
 }
 
 const MODES: readonly OverlayMode[] = ['full', 'compact', 'hidden'];
@@ -44,14 +106,26 @@ const MODES: readonly OverlayMode[] = ['full', 'compact', 'hidden'];
  * (`begin`/`end`/`record`/`count`, then `endFrame()` once per frame); it redraws itself.
  *
  * @example
- * const overlay = new Overlay({ phases: ['physics', 'render'], counters: ['bodies'] });
- * function tick() {
- *   overlay.begin('physics'); step(); overlay.end();
- *   overlay.begin('render'); draw(); overlay.end();
- *   overlay.count('bodies', world.bodies.length);
- *   overlay.endFrame();
+ * ```ts
+ * import { Overlay } from '@sieve/overlay';
+ *
+ * const overlay = new Overlay({ phases: ['physics', 'render'], counters: ['bodies'], segment: 'stock' });
+ * const bodies = Array.from({ length: 500 }, (_, i) => ({ x: i, vx: 1 }));
+ * function tick(): void {
+ *   overlay.begin('physics');
+ *   for (const b of bodies) b.x += b.vx; // step your world
+ *   overlay.end();
+ *   overlay.begin('render');
+ *   // ... draw it ...
+ *   overlay.end();
+ *   overlay.count('bodies', bodies.length);
+ *   overlay.endFrame(); // closes the frame; the panel redraws at most 10 times a second
  *   requestAnimationFrame(tick);
  * }
+ * requestAnimationFrame(tick);
+ * // Later, on the same world, in another mode: its medians are shown beside stock's.
+ * overlay.beginSegment('sieve');
+ * ```
  */
 export class Overlay extends FrameRecorder {
   /** The overlay's container (toolbar + canvas). */
@@ -74,16 +148,21 @@ export class Overlay extends FrameRecorder {
   private lastDraw = Number.NEGATIVE_INFINITY;
   private readonly onKey: (e: KeyboardEvent) => void;
   private readonly drawOptions: DrawOptions;
+  private readonly graphHeight: number;
+  private readonly fitWindow: boolean;
+  private readonly toolbar: HTMLElement | null = null;
 
   /**
    * Creates the overlay and appends it to `options.parent` (default `document.body`), listening for the
-   * toggle key on `window`. Throws an `Error` outside a DOM (use {@link FrameRecorder} there), a
+   * toggle key on `window`. Throws a `TypeError` or `RangeError` naming the option for an unknown key,
+   * a `corner`, `title`, `toggleKey`, `buttons`, `fitWindow`, `showOther`, `zIndex` or `parent` of the
+   * wrong kind (in Node too), an `Error` outside a DOM (use {@link FrameRecorder} there), a
    * `RangeError` naming the option for a `width` under 120, a non-positive `redrawHz`, an unknown
    * `mode` or a `graphHeight` under 12 — before anything is added to the page — and the
    * {@link FrameRecorder} constructor's errors for the recorder options.
    */
   constructor(options: OverlayOptions = {}) {
-    super(options);
+    super(checkOverlayOptions(options));
     if (typeof document === 'undefined')
       throw new Error(
         'Overlay needs a DOM document; use FrameRecorder (and drawOverlay) outside the browser',
@@ -108,6 +187,8 @@ export class Overlay extends FrameRecorder {
       showOther: options.showOther ?? true,
     };
     overlayHeight(this, this.drawOptions); // validates graphHeight before anything is added to the page
+    this.graphHeight = this.drawOptions.graphHeight!;
+    this.fitWindow = options.fitWindow ?? true;
 
     const parent = options.parent ?? document.body;
     const corner = options.corner ?? 'top-right';
@@ -151,6 +232,7 @@ export class Overlay extends FrameRecorder {
       button('json', 'Download the recorded frames as JSON', () => this.download());
       this.modeButton = button('', 'Cycle overlay: full / compact / hidden', () => this.toggle());
       el.appendChild(bar);
+      this.toolbar = bar;
     }
 
     const canvas = document.createElement('canvas');
@@ -159,6 +241,10 @@ export class Overlay extends FrameRecorder {
     el.appendChild(canvas);
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('Overlay: canvas 2-D context unavailable');
+    // Lay the text out with the font's real advance, so no line runs past the panel.
+    ctx.font = '11px ui-monospace, Menlo, Consolas, monospace';
+    const advance = ctx.measureText('0123456789').width / 10;
+    if (advance > 0) this.drawOptions.charWidth = advance;
     this.canvas = canvas;
     this.ctx = ctx;
     this.element = el;
@@ -217,6 +303,7 @@ export class Overlay extends FrameRecorder {
   draw(): void {
     const t0 = this.now();
     const dpr = (typeof window !== 'undefined' && window.devicePixelRatio) || 1;
+    if (this.fitWindow) this.fitGraphs();
     const h = overlayHeight(this, this.drawOptions);
     const width = this.width;
     const cw = Math.round(width * dpr);
@@ -236,6 +323,23 @@ export class Overlay extends FrameRecorder {
     this.drawCount++;
     this.drawTimeMs += ms;
     this.addOverhead(ms);
+  }
+
+  /** Sets the graphs' height: the option's, or less (not under 12 px) where the window is shorter. */
+  private fitGraphs(): void {
+    const o = this.drawOptions;
+    const want = this.graphHeight;
+    o.graphHeight = want;
+    if (typeof window === 'undefined' || this.currentMode !== 'full') return;
+    const room = window.innerHeight - (this.toolbar?.offsetHeight ?? 0);
+    const full = overlayHeight(this, o);
+    if (full <= room || want <= 12) return;
+    o.graphHeight = 12;
+    const least = overlayHeight(this, o);
+    // The height grows linearly with the graphs' height.
+    const perPixel = (full - least) / (want - 12);
+    o.graphHeight =
+      perPixel > 0 ? Math.max(12, Math.min(want, 12 + Math.floor((room - least) / perPixel))) : 12;
   }
 
   /** Offers the recorded frames as a JSON file download (browser only). */

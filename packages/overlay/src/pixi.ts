@@ -10,6 +10,7 @@
  *
  * Follows pixi.js v8's ticker documentation (listener priorities, `UPDATE_PRIORITY`).
  */
+import { checkOptionKeys, optionKeys } from './options.js';
 import type { FrameRecorder } from './recorder.js';
 
 /** The part of a pixi.js `Ticker` this binding uses. */
@@ -37,9 +38,17 @@ export interface PixiBindingOptions {
 }
 
 /**
+ * The keys of {@link PixiBindingOptions}: any other key throws a `TypeError` naming it. Kept complete
+ * by the compiler (`optionKeys`): add a new option here too.
+ */
+const PIXI_BINDING_OPTION_KEYS = optionKeys<PixiBindingOptions>({ renderPhase: true, renderPriority: true });
+
+/**
  * Times `app`'s render as a phase of `overlay` and closes an overlay frame after every render. Returns a
  * function that detaches the binding. If a phase is left open when the frame closes (a game `begin`
- * without `end`), `endFrame` throws from the ticker — balance your phases.
+ * without `end`), `endFrame` throws from the ticker — balance your phases. Throws a `TypeError` for an
+ * `app` without a ticker and a `TypeError` or `RangeError` naming the option for an unknown key or a bad
+ * value, before anything is attached.
  *
  * @param app - a pixi.js `Application` (or anything with a `ticker`), or a `Ticker` itself.
  * @param overlay - the {@link Overlay} or {@link FrameRecorder} to feed.
@@ -52,7 +61,18 @@ export function attachToPixiTicker(
   const ticker: TickerLike | undefined = 'ticker' in app ? app.ticker : (app as TickerLike);
   if (!ticker || typeof ticker.add !== 'function' || typeof ticker.remove !== 'function')
     throw new TypeError('attachToPixiTicker: app must be a pixi Application (with .ticker) or a Ticker');
+  checkOptionKeys('attachToPixiTicker: options', options, PIXI_BINDING_OPTION_KEYS);
   const priority = options.renderPriority ?? -25;
+  if (typeof priority !== 'number' || !Number.isFinite(priority)) {
+    throw new RangeError(
+      `attachToPixiTicker: options.renderPriority must be a finite number, got ${String(priority)}`,
+    );
+  }
+  if (options.renderPhase !== undefined && typeof options.renderPhase !== 'string') {
+    throw new TypeError(
+      `attachToPixiTicker: options.renderPhase must be a string, got ${String(options.renderPhase)}`,
+    );
+  }
   const phase = overlay.phase(options.renderPhase ?? 'render');
   let open = false;
   const before = () => {

@@ -5,9 +5,9 @@
  * frame interval, the time outside every top-level phase ("other") and the overlay's own cost), so the
  * last `capacity` frames (300 by default) are kept. A phase or counter that a frame did not touch is
  * stored as NaN — "not measured" — and left out of the statistics, so an engine that does not report a
- * phase shows "—" rather than a misleading 0. Segments (`beginSegment(label)`) clear the window when the
- * thing being measured changes (a collision mode, a scene) and keep the finished segment's medians for a
- * side-by-side comparison.
+ * phase shows "—" rather than a misleading 0. Segments (`beginSegment(label, world)`) clear the window
+ * when the thing being measured changes (a collision mode, a world's size) and keep the finished
+ * segment's medians for a side-by-side comparison — only ever with a segment of the same world.
  *
  * Follows the ring-buffer frame profilers of game engines (the rolling graphs of stats.js and of
  * Unity's and Unreal's frame-time overlays) and data-oriented practice: typed arrays, structure of
@@ -17,8 +17,16 @@
  * (min/median/max/mean) are computed only when asked for — the renderer asks at its own throttled rate —
  * with an O(n) selection, not a sort.
  */
+import { checkOptionKeys } from './options.js';
+import { SegmentBook } from './segments.js';
 import { emptyStats, ringStats, type SeriesStats } from './stats.js';
-import type { ExportedFrame, OverlayExport, RecorderOptions, SegmentSummary } from './types.js';
+import {
+  type ExportedFrame,
+  type OverlayExport,
+  RECORDER_OPTION_KEYS,
+  type RecorderOptions,
+  type SegmentSummary,
+} from './types.js';
 
 export type { SeriesStats } from './stats.js';
 export type { ExportedFrame, OverlayExport, RecorderOptions, SegmentSummary } from './types.js';
@@ -84,7 +92,8 @@ export class FrameRecorder {
   private lastClose = Number.NaN;
 
   private segmentLabel: string;
-  private readonly summaries = new Map<string, SegmentSummary>();
+  private worldLabel: string;
+  private readonly summaries = new SegmentBook();
 
   // One-entry caches: a literal string passed again is the same string, so `===` hits without hashing.
   private lastPhaseName: string | null = null;
@@ -99,10 +108,20 @@ export class FrameRecorder {
   /**
    * Allocates the rings (`capacity` frames) and registers `options.phases` and `options.counters`.
    * Throws a `RangeError` for a `capacity` that is not an integer in [2, 2²⁰] or a `budgetMs` that is
-   * not a finite positive number, and a `TypeError` for a `now` that is not a function, a `segment`
-   * that is not a string, or an empty phase or counter name.
+   * not a finite positive number, and a `TypeError` for an unknown option key, a `now` that is not a
+   * function, a `segment` or `world` that is not a string, `phases` or `counters` that are not arrays,
+   * or an empty phase or counter name.
    */
   constructor(options: RecorderOptions = {}) {
+    // A subclass (the Overlay) checks its own, larger set of keys.
+    if (new.target === FrameRecorder)
+      checkOptionKeys('FrameRecorder: options', options, RECORDER_OPTION_KEYS);
+    for (const list of ['phases', 'counters'] as const) {
+      const names = options[list];
+      if (names !== undefined && !Array.isArray(names)) {
+        throw new TypeError(`${list} must be an array of names, got ${String(names)}`);
+      }
+    }
     const capacity = options.capacity ?? 300;
     if (!Number.isInteger(capacity) || capacity < 2 || capacity > 1 << 20)
       throw new RangeError(`capacity must be an integer in [2, 1048576], got ${capacity}`);
@@ -113,10 +132,13 @@ export class FrameRecorder {
       throw new TypeError('now must be a function returning milliseconds');
     const segment = options.segment ?? '';
     if (typeof segment !== 'string') throw new TypeError(`segment must be a string, got ${String(segment)}`);
+    const world = options.world ?? '';
+    if (typeof world !== 'string') throw new TypeError(`world must be a string, got ${String(world)}`);
     this.capacity = capacity;
     this.budgetMs = budgetMs;
     this.now = options.now ?? defaultNow;
     this.segmentLabel = segment;
+    this.worldLabel = world;
     this.frameRing = new Float32Array(capacity);
     this.otherRingData = new Float32Array(capacity);
     this.overlayRing = new Float32Array(capacity);
@@ -332,7 +354,8 @@ export class FrameRecorder {
   }
 
   /**
-   * Forgets every recorded frame (registrations, the segment label and segment summaries are kept).
+   * Forgets every recorded frame (registrations, the segment label and world, and segment summaries are
+   * kept).
    * Throws an `Error` while a phase is open.
    */
   reset(): void {
@@ -360,36 +383,47 @@ export class FrameRecorder {
   }
 
   /**
-   * Starts a new segment named `label` — call it when what is measured changes (a collision mode, a
-   * scene) so that statistics never mix the two. Keeps the medians of the window under the current
-   * label (see {@link segmentSummary}), then clears the window ({@link reset}). Allocates; not for every
-   * frame. Throws a `TypeError` for a non-string label and an `Error` while a phase is open.
+   * What the current segment measures: a scene, a world's size (`'2500 bodies'`), set with
+   * {@link beginSegment} or the `world` option. Segments are compared only within one world.
    */
-  beginSegment(label: string): void {
-    if (typeof label !== 'string') throw new TypeError(`label must be a string, got ${String(label)}`);
-    if (this.depth !== 0) throw new Error('beginSegment() while a phase is open');
-    if (this.size > 0) {
-      const summary = this.summarize();
-      this.summaries.delete(summary.label); // re-insert: Map order = order segments ended
-      this.summaries.set(summary.label, summary);
-    }
-    this.reset();
-    this.segmentLabel = label;
-  }
-
-  /** The medians of the last finished segment labelled `label`, or `undefined` if none ended yet. */
-  segmentSummary(label: string): SegmentSummary | undefined {
-    return this.summaries.get(label);
+  get world(): string {
+    return this.worldLabel;
   }
 
   /**
-   * The summary to compare the current window with: the most recently finished segment with another
-   * label than the current one, or `undefined`.
+   * Starts a new segment named `label` — call it when what is measured changes (a collision mode, a
+   * world's size) so that statistics never mix the two. Keeps the medians of the window under the
+   * current label and world (see {@link segmentSummary}), then clears the window ({@link reset}).
+   * `world` says what the new segment measures (default: the same world as the current one); a
+   * segment is compared ({@link comparison}) only with an earlier one of the same world, so a new world
+   * starts with no comparison until its own segments end — two modes are never compared over different
+   * worlds. Allocates; not for every frame. Throws a `TypeError` for a non-string label or world and an
+   * `Error` while a phase is open.
+   */
+  beginSegment(label: string, world: string = this.worldLabel): void {
+    if (typeof label !== 'string') throw new TypeError(`label must be a string, got ${String(label)}`);
+    if (typeof world !== 'string') throw new TypeError(`world must be a string, got ${String(world)}`);
+    if (this.depth !== 0) throw new Error('beginSegment() while a phase is open');
+    if (this.size > 0) this.summaries.keep(this.summarize());
+    this.reset();
+    this.segmentLabel = label;
+    this.worldLabel = world;
+  }
+
+  /**
+   * The medians of the last finished segment labelled `label` in `world` (default: the current world),
+   * or `undefined` if none ended yet.
+   */
+  segmentSummary(label: string, world: string = this.worldLabel): SegmentSummary | undefined {
+    return this.summaries.find(label, world);
+  }
+
+  /**
+   * The summary to compare the current window with: the most recently finished segment of the same
+   * world with another label than the current one, or `undefined`.
    */
   get comparison(): SegmentSummary | undefined {
-    let found: SegmentSummary | undefined;
-    for (const s of this.summaries.values()) if (s.label !== this.segmentLabel) found = s;
-    return found;
+    return this.summaries.comparison(this.segmentLabel, this.worldLabel);
   }
 
   /** The medians of the current window under the current label (what {@link beginSegment} keeps). */
@@ -403,6 +437,7 @@ export class FrameRecorder {
       counters[this.counterNameList[i]] = this.counterStats(i, st).median;
     return {
       label: this.segmentLabel,
+      world: this.worldLabel,
       frames: this.size,
       frameMedian: this.frameStats(st).median,
       otherMedian: this.otherStats(st).median,
@@ -562,14 +597,14 @@ export class FrameRecorder {
     for (const name of this.phaseNameList) phaseStats[name] = this.phaseStats(name);
     const counterStats: Record<string, SeriesStats> = {};
     for (const name of this.counterNameList) counterStats[name] = this.counterStats(name);
-    const segments: Record<string, SegmentSummary> = {};
-    for (const [label, summary] of this.summaries) segments[label] = summary;
+    const segments = this.summaries.of(this.worldLabel);
     return {
-      version: 2,
+      version: 3,
       capacity: cap,
       frameCount: this.closed,
       budgetMs: this.budgetMs,
       segment: this.segmentLabel,
+      world: this.worldLabel,
       phases: this.phaseNameList.slice(),
       counters: this.counterNameList.slice(),
       stats: {

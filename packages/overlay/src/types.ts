@@ -1,7 +1,9 @@
 /**
  * The plain data types of the timing overlay: recorder options, the per-mode segment summary and the
- * JSON export format (version 2: values a frame did not measure are `null`, never a misleading 0).
+ * JSON export format (version 3: values a frame did not measure are `null`, never a misleading 0; the
+ * segments kept are those of the current world only).
  */
+import { optionKeys } from './options.js';
 import type { SeriesStats } from './stats.js';
 
 /** Options of a {@link FrameRecorder}. */
@@ -21,7 +23,26 @@ export interface RecorderOptions {
    * {@link FrameRecorder.beginSegment}. Default `''`.
    */
   segment?: string;
+  /**
+   * What the first segment measures (a scene, a world size: `'2500 bodies'`); segments are compared
+   * only with segments of the same world, see {@link FrameRecorder.beginSegment}. Default `''`.
+   */
+  world?: string;
 }
+
+/**
+ * The keys of {@link RecorderOptions}: any other key throws a `TypeError` naming it. Kept complete by
+ * the compiler (`optionKeys`): add a new option here too.
+ */
+export const RECORDER_OPTION_KEYS = optionKeys<RecorderOptions>({
+  capacity: true,
+  budgetMs: true,
+  now: true,
+  phases: true,
+  counters: true,
+  segment: true,
+  world: true,
+});
 
 /**
  * Medians of one finished segment (a stretch of frames recorded under one label, such as one collision
@@ -31,6 +52,8 @@ export interface RecorderOptions {
 export interface SegmentSummary {
   /** The segment's label. */
   label: string;
+  /** The world the segment measured (see {@link FrameRecorder.world}). */
+  world: string;
   /** Number of frames the medians cover (the window when the segment ended). */
   frames: number;
   /** Median frame interval in ms. */
@@ -66,8 +89,8 @@ export interface ExportedFrame {
  * the summaries of earlier segments. Statistics of a series no frame measured are NaN (`null` in JSON).
  */
 export interface OverlayExport {
-  /** Format version of this object. */
-  version: 2;
+  /** Format version of this object (3: `world` added; `segments` holds the current world's only). */
+  version: 3;
   /** Ring-buffer length. */
   capacity: number;
   /** Number of frames closed since creation or the last reset / new segment (may exceed `capacity`). */
@@ -76,6 +99,8 @@ export interface OverlayExport {
   budgetMs: number;
   /** Label of the segment the window belongs to. */
   segment: string;
+  /** The world the window measured (see {@link FrameRecorder.world}). */
+  world: string;
   /** Registered phase names, in registration order. */
   phases: string[];
   /** Registered counter names, in registration order. */
@@ -96,7 +121,11 @@ export interface OverlayExport {
     /** The overlay's own cost per frame. */
     overlay: SeriesStats;
   };
-  /** The last summary of every earlier segment, by label (see {@link FrameRecorder.beginSegment}). */
+  /**
+   * The last summary of every earlier segment of the current world, by label (see
+   * {@link FrameRecorder.beginSegment}); segments of other worlds are left out, so nothing in the
+   * export compares two worlds.
+   */
   segments: Record<string, SegmentSummary>;
   /** The frames in the window, oldest first. */
   frames: ExportedFrame[];

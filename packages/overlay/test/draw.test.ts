@@ -149,6 +149,62 @@ describe('drawOverlay (fake 2-D context)', () => {
     expect(() => overlayHeight(rec, { graphHeight: 4 })).toThrow(/graphHeight/);
   });
 
+  it('lays every line out within the panel: long titles wrap, nested names are not cut, the world has a line', () => {
+    let t = 0;
+    const rec = new FrameRecorder({
+      now: () => t,
+      phases: ['snapshot', 'physics', 'narrowphase', 'worker 1'],
+      counters: ['bodies', 'candidates', 'collisions', 'pairs'],
+      segment: 'sieve',
+      world: '20000 debris · 10000 static',
+    });
+    const frame = (stockMode: boolean) => {
+      rec.begin('snapshot');
+      rec.record('physics', 12.5);
+      rec.record('narrowphase', 4.25); // nested: drawn indented one character
+      if (!stockMode) rec.record('worker 1', 1.5);
+      rec.end();
+      rec.count('candidates', 123_456);
+      t += 16;
+      rec.endFrame();
+    };
+    for (let f = 0; f < 10; f++) frame(false);
+    rec.beginSegment('stock');
+    for (let f = 0; f < 10; f++) frame(true);
+    for (const width of [264, 220, 300]) {
+      for (const mode of ['full', 'compact'] as const) {
+        const char = 6.6;
+        const options = { width, mode, title: 'arcade · 2 workers', charWidth: char };
+        const ctx = fakeContext();
+        const h = drawOverlay(ctx, rec, options);
+        expect(h).toBe(overlayHeight(rec, options));
+        const texts = ctx.ops.filter((o) => o.op === 'fillText');
+        for (const o of texts) {
+          const [text, x, y] = o.args as [string, number, number];
+          expect(x + text.length * char, `"${text}" at ${width} px`).toBeLessThanOrEqual(width - 6 + 1e-9);
+          expect(y + 13).toBeLessThanOrEqual(h);
+        }
+        const lines = texts.map((o) => o.args[0] as string);
+        if (width >= 264) {
+          expect(lines).toContain('arcade · 2 workers [stock]'); // the statistics on a line of their own
+          expect(lines.some((l) => /^\d+ fps {2}self/.test(l))).toBe(true);
+          expect(lines).toContain('world 20000 debris · 10000 static');
+          expect(lines.some((l) => l.trim().startsWith('narrowphase '))).toBe(true); // never "narrowphas"
+        }
+      }
+    }
+    // A short title keeps one header line; no world, no world line.
+    const plain = recorder(5);
+    const ctx = fakeContext();
+    drawOverlay(ctx, plain, { width: 300 });
+    expect(ctx.ops.filter((o) => o.op === 'fillText').map((o) => o.args[0] as string)[0]).toMatch(
+      /^Sieve {2}\d+ fps {2}self/,
+    );
+    expect(overlayHeight(plain, { width: 300 })).toBeLessThan(
+      overlayHeight(plain, { width: 300, title: 'a title much too long for one line' }),
+    );
+  });
+
   it('draws an empty recorder without paths', () => {
     const rec = new FrameRecorder({ now: () => 0, phases: ['a'] });
     const ctx = fakeContext();

@@ -133,6 +133,52 @@ describe('FrameRecorder ring buffers', () => {
     expect(() => rec.beginSegment(3 as never)).toThrow(/label must be a string/);
   });
 
+  it('worlds: a segment is compared only with a segment of the same world, never across world sizes', () => {
+    const clock = { t: 0 };
+    const rec = new FrameRecorder({
+      now: () => clock.t,
+      phases: ['collision'],
+      segment: 'sieve',
+      world: '5 bodies',
+    });
+    const run = (frames: number, collision: number) => {
+      for (let f = 0; f < frames; f++) {
+        rec.record('collision', collision);
+        clock.t += 16;
+        rec.endFrame();
+      }
+    };
+    expect(rec.world).toBe('5 bodies');
+    run(10, 0.02); // a small world: Sieve answers in 0.02 ms
+    rec.beginSegment('sieve', '2505 bodies'); // the world grows: nothing to compare with yet
+    run(5, 0.5);
+    expect(rec.world).toBe('2505 bodies');
+    expect(rec.comparison).toBeUndefined(); // not the 5-body Sieve frames
+    rec.beginSegment('stock'); // same world (default: the current one)
+    expect(rec.world).toBe('2505 bodies');
+    run(5, 3.75);
+    expect(rec.comparison).toMatchObject({
+      label: 'sieve',
+      world: '2505 bodies',
+      phases: { collision: 0.5 },
+    });
+    rec.beginSegment('stock', '5000 bodies');
+    expect(rec.comparison).toBeUndefined();
+    run(3, 7);
+    // The small world's segments are kept, under their world.
+    expect(rec.segmentSummary('sieve', '5 bodies')?.phases.collision).toBeCloseTo(0.02, 6);
+    expect(rec.segmentSummary('sieve')).toBeUndefined(); // none in the current world
+    const data = JSON.parse(rec.exportFrames()) as OverlayExport;
+    expect(data.world).toBe('5000 bodies');
+    expect(data.segments).toEqual({}); // the export never holds another world's segments
+    rec.beginSegment('sieve');
+    const again = JSON.parse(rec.exportFrames()) as OverlayExport;
+    expect(Object.keys(again.segments)).toEqual(['stock']);
+    expect(again.segments.stock).toMatchObject({ world: '5000 bodies', frames: 3 });
+    expect(() => rec.beginSegment('sieve', 5 as never)).toThrow(/world must be a string/);
+    expect(() => new FrameRecorder({ world: 5 as never })).toThrow(/world must be a string/);
+  });
+
   it('keeps the last `capacity` frames, oldest first, after wrapping many times', () => {
     const cap = 7;
     const { rec, clock } = fake(cap);
@@ -271,7 +317,7 @@ describe('FrameRecorder JSON export', () => {
       rec.endFrame();
     }
     const data = JSON.parse(rec.exportFrames()) as OverlayExport;
-    expect(data.version).toBe(2);
+    expect(data.version).toBe(3);
     expect(data.capacity).toBe(4);
     expect(data.frameCount).toBe(6);
     expect(data.budgetMs).toBe(16.7);

@@ -48,12 +48,15 @@
  * Convex polyhedra and cylinders are swept as their bounding boxes (conservative). As for cannon's
  * own broadphase, a body moved by hand between steps needs `aabbNeedsUpdate = true`.
  *
- * Files: `settings.ts` (marks, settings, options), `list.ts` (a world's bullets), `movers.ts` (step
+ * Files: `settings.ts` (marks, settings, options, which worlds want bullets), `mark.ts` (`setBullet`,
+ * which alone brings the sweep into a bundle), `list.ts` (a world's bullets), `movers.ts` (step
  * 1–2: the fast movers), `candidates.ts` (step 2), `sweep.ts` (step 3), `response.ts` (step 4),
  * `system.ts` (the per-world system running them), `broadphaseView.ts` (what is read from the
  * `SieveBroadphase`), `scratch.ts` (shared scratch and the hit record's layout).
  *
- * Cost: nothing while the world has no bullet (the per-step `postStep` listener is added when the
+ * Cost: nothing in a bundle that never calls `setBullet` (`installSieve` only records that the world
+ * wants bullets; the system is made when the first of its bodies is marked); nothing per step while the
+ * world has no bullet (the per-step `postStep` listener is added when the
  * first body is marked and taken off between steps once none is left; a bullet's sweep then runs after
  * the `postStep` listeners added before it was hooked); per step with bullets, one pass over `world.bodies` (the
  * moving bodies' displacements), then per fast bullet a tree query, the culls, and one time of impact
@@ -61,6 +64,7 @@
  * for cannon's contact-material lookup when a default bounce hits.
  */
 
+export { setBullet } from './mark.js';
 export type { BulletOptions, BulletSettings, BulletStepStats } from './settings.js';
-export { checkBulletOptions, getBulletSettings, isBullet, setBullet } from './settings.js';
+export { checkBulletOptions, getBulletSettings, isBullet } from './settings.js';
 export { BulletSystem, getBulletSystem, installBullets, uninstallBullets } from './system.js';

@@ -1,8 +1,14 @@
 /**
  * Bullet settings and options of the cannon-es adapter: which bodies are bullets (a mark per body,
  * kept in a `WeakMap`, so a body can be marked before it joins a world), how each answers its first
- * contact, and the per-world options with their checks. The sweep itself is `system.ts`.
+ * contact, the per-world options with their checks, and which worlds have (or want) a bullet system.
+ * The sweep itself is `system.ts`; `setBullet` (`mark.ts`) is what brings it into a bundle.
+ *
+ * A world given to `installSieve` only *wants* bullets: its system is made when the first of its bodies
+ * is marked, so a page that never marks one never loads the sweep (nor the continuous collision of
+ * `@sieve/core`). Nothing here imports the sweep.
  */
+import { checkOptionKeys, optionKeys } from '@sieve/core';
 import type { Body, World } from 'cannon-es';
 
 /** How a bullet answers its first contact. */
@@ -20,6 +26,12 @@ export interface BulletSettings {
    */
   restitution?: number;
 }
+
+/**
+ * The keys of {@link BulletSettings}: `setBullet` throws a `TypeError` naming any other key. Kept
+ * complete by the compiler (`optionKeys`): add a new setting here too.
+ */
+const BULLET_SETTING_KEYS = optionKeys<BulletSettings>({ response: true, restitution: true });
 
 /** Options of {@link installBullets} (and of `installSieve(world, { bullets })`). */
 export interface BulletOptions {
@@ -44,6 +56,18 @@ export interface BulletOptions {
   /** Radius of the core sphere as a fraction of a shape's smallest half extent, in (0, 1]. Default 0.25. */
   coreFraction?: number;
 }
+
+/**
+ * The keys of {@link BulletOptions}: any other key throws a `TypeError` naming it. Kept complete by
+ * the compiler (`optionKeys`): add a new option here too.
+ */
+const BULLET_OPTION_KEYS = optionKeys<BulletOptions>({
+  tolerance: true,
+  maxIterations: true,
+  slop: true,
+  motionThreshold: true,
+  coreFraction: true,
+});
 
 /** What the last internal step did (reset at each step). */
 export interface BulletStepStats {
@@ -76,14 +100,19 @@ export interface BulletConfig {
   coreFraction: number;
 }
 
-/** What a world's bullet system does when a body of that world is marked or unmarked. */
-interface Tracker {
+/** What a world's bullet system does when a body of that world is marked or unmarked, or it is removed. */
+export interface Tracker {
   track(body: Body): void;
   forget(body: Body): void;
+  detach(): void;
 }
 
 const settingsOf = new WeakMap<Body, ResolvedSettings>();
 const trackers = new WeakMap<World, Tracker>();
+/** Worlds that want bullets (`installSieve`), with their checked options and the `addBody` listener. */
+const wanted = new WeakMap<World, { options: BulletOptions; onAdd: (e: { body: Body | null }) => void }>();
+/** Makes a world's bullet system: set by `mark.ts` (the first `setBullet`), so only then in a bundle. */
+let makeSystem: ((world: World, options: BulletOptions) => Tracker) | null = null;
 
 /** The checked settings of a marked body, or undefined. */
 export function bulletSettingsOf(body: Body): ResolvedSettings | undefined {
@@ -96,28 +125,80 @@ export function setTracker(world: World, tracker: Tracker | null): void {
   else trackers.delete(world);
 }
 
-function systemOf(world: World): Tracker | undefined {
+/** The bullet system of `world` (installed, or made for a world that wants bullets), if any. */
+export function trackerOf(world: World): Tracker | undefined {
+  return trackers.get(world) ?? makeWanted(world);
+}
+
+/** The bullet system already on `world`, without making one. */
+export function existingTracker(world: World): Tracker | undefined {
   return trackers.get(world);
 }
 
+/** Makes the system of a world that wants bullets, once the maker is known (a body was marked). */
+function makeWanted(world: World): Tracker | undefined {
+  const want = wanted.get(world);
+  return want && makeSystem ? makeSystem(world, want.options) : undefined;
+}
+
+/** Sets how a world's bullet system is made (from `mark.ts`, before any body is marked). */
+export function setSystemMaker(maker: (world: World, options: BulletOptions) => Tracker): void {
+  makeSystem = maker;
+}
+
 /**
- * Marks `body` as a bullet (`true` or settings: see {@link BulletSettings}) or unmarks it (`false`).
- * Works before or after the body is added to a world; a world sweeps its bullets once bullets are
- * installed on it (`installSieve(world)` does it by default, or {@link installBullets}). Only dynamic
- * bodies are swept. Throws a TypeError/RangeError for a non-body or bad settings.
+ * Records that `world` sweeps its bullets with `options` (already checked) from the moment one of its
+ * bodies is marked — now, or when a marked body joins it. Makes the system at once if a body is
+ * already marked and the maker known.
  */
-export function setBullet(body: Body, bullet: boolean | BulletSettings = true): void {
+export function wantBullets(world: World, options: BulletOptions): void {
+  const onAdd = (e: { body: Body | null }): void => {
+    if (e.body && settingsOf.has(e.body) && !trackers.has(world)) makeWanted(world);
+  };
+  wanted.set(world, { options, onAdd });
+  world.addEventListener('addBody', onAdd);
+  for (const body of world.bodies) {
+    if (settingsOf.has(body)) {
+      makeWanted(world);
+      break;
+    }
+  }
+}
+
+/** Whether `world` wants bullets (see {@link wantBullets}). */
+export function wantsBullets(world: World): boolean {
+  return wanted.has(world);
+}
+
+/** Undoes {@link wantBullets} and takes off the system made for it, if any (marks stay with the bodies). */
+export function dropBullets(world: World): void {
+  const want = wanted.get(world);
+  if (!want) return;
+  wanted.delete(world);
+  world.removeEventListener('addBody', want.onAdd);
+  const tracker = trackers.get(world);
+  if (tracker) {
+    trackers.delete(world);
+    tracker.detach();
+  }
+}
+
+/**
+ * Marks or unmarks `body` (see `setBullet` in `mark.ts`, which makes the world's system first) and tells
+ * its world's system. Throws a TypeError/RangeError for a non-body or bad settings.
+ */
+export function markBullet(body: Body, bullet: boolean | BulletSettings): void {
   if (body == null || typeof body !== 'object' || !Array.isArray((body as Body).shapes)) {
     throw new TypeError('setBullet: body must be a cannon-es Body');
   }
   const world = body.world;
   if (bullet === false) {
     settingsOf.delete(body);
-    if (world) systemOf(world)?.forget(body);
+    if (world) trackers.get(world)?.forget(body);
     return;
   }
   settingsOf.set(body, resolveSettings(bullet === true ? {} : bullet));
-  if (world) systemOf(world)?.track(body);
+  if (world) trackerOf(world)?.track(body);
 }
 
 /** Whether `body` is marked as a bullet. */
@@ -138,6 +219,7 @@ function resolveSettings(s: BulletSettings): ResolvedSettings {
   if (s === null || typeof s !== 'object') {
     throw new TypeError('setBullet: bullet must be true, false or { response?, restitution? }');
   }
+  checkOptionKeys('setBullet: settings', s, BULLET_SETTING_KEYS);
   const response = s.response ?? 'bounce';
   if (response !== 'stop' && response !== 'bounce') {
     throw new RangeError(`setBullet: response must be 'stop' or 'bounce', got ${String(response)}`);
@@ -159,6 +241,11 @@ function resolveSettings(s: BulletSettings): ResolvedSettings {
 export function checkBulletOptions(options: BulletOptions, fn: string): BulletConfig {
   if (options === null || typeof options !== 'object')
     throw new TypeError(`${fn}: options must be an object`);
+  checkOptionKeys(
+    fn === 'installSieve' ? 'installSieve: options.bullets' : `${fn}: options`,
+    options,
+    BULLET_OPTION_KEYS,
+  );
   const { tolerance, maxIterations, slop } = options;
   if (
     tolerance !== undefined &&

@@ -20,40 +20,53 @@ import {
   type BulletStepStats,
   bulletSettingsOf,
   checkBulletOptions,
+  existingTracker,
+  setSystemMaker,
   setTracker,
+  trackerOf,
 } from './settings.js';
 import { Sweep } from './sweep.js';
 
-const systems = new WeakMap<World, BulletSystem>();
 // Step stamp shared by every world (a body's cached parts are refreshed once per stamp).
 let stepStamp = 0;
 
+/** How a world that wants bullets (`installSieve`) gets its system, once this module is loaded. */
+function makeSystem(world: World, options: BulletOptions): BulletSystem {
+  return new BulletSystem(world, options);
+}
+
 /**
  * Starts sweeping the bullets of `world` (those marked now and later) after each internal step.
- * Throws if already installed, or for bad options. Returns the per-world system.
+ * Throws if already installed (`installSieve` installs bullets by default), or for bad options.
+ * Returns the per-world system.
  */
 export function installBullets(world: World, options: BulletOptions = {}): BulletSystem {
   if (world == null || !Array.isArray((world as World).bodies)) {
     throw new TypeError('installBullets: world must be a cannon-es World');
   }
-  if (systems.has(world)) throw new Error('installBullets: bullets are already installed on this world');
-  const system = new BulletSystem(world, options);
-  systems.set(world, system);
-  return system;
+  setSystemMaker(makeSystem);
+  if (trackerOf(world)) throw new Error('installBullets: bullets are already installed on this world');
+  return new BulletSystem(world, options);
 }
 
-/** Stops sweeping the bullets of `world` (their marks stay). Returns false if it was not installed. */
+/**
+ * Stops sweeping the bullets of `world` installed by {@link installBullets} (their marks stay; those of
+ * `installSieve` go with `uninstallSieve`). Returns false if none was installed.
+ */
 export function uninstallBullets(world: World): boolean {
-  const system = systems.get(world);
+  const system = existingTracker(world);
   if (!system) return false;
-  systems.delete(world);
   system.detach();
   return true;
 }
 
-/** The bullet system installed on `world`, or null. */
+/**
+ * The bullet system of `world`, or null: the one {@link installBullets} installed, or that of a world
+ * given to `installSieve` (made now if no body of it was marked yet).
+ */
 export function getBulletSystem(world: World): BulletSystem | null {
-  return systems.get(world) ?? null;
+  setSystemMaker(makeSystem);
+  return (trackerOf(world) as BulletSystem | undefined) ?? null;
 }
 
 /** The bullets of one world and the per-step sweep. */

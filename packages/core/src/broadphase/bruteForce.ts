@@ -1,11 +1,18 @@
 /**
- * The brute-force reference broadphase: every `update()` tests all n(n−1)/2 pairs of live boxes and
- * diffs the result against the previous update. O(n²) — for tests and for small scenes only. It shares
+ * The brute-force reference broadphase: every `update()` tests all n(n−1)/2 pairs of live boxes (but
+ * pairs of two static proxies) and diffs the result against the previous update. O(n²) — for tests and for small scenes only. It shares
  * nothing with the fast broadphases but the handle store, so it can judge them; for the same reason it
  * is written plainly and, unlike them, allocates its result arrays on every update.
  */
-import { checkBounds, checkOptions, ProxyStore, SLOT_MASK } from './proxies.js';
-import type { Broadphase, BroadphaseOptions, Dimensions, PairBuffers, QueryCallback } from './types.js';
+import { checkBounds, checkOptions, checkStaticFlag, ProxyStore, SLOT_MASK } from './proxies.js';
+import {
+  BROADPHASE_OPTION_KEYS,
+  type Broadphase,
+  type BroadphaseOptions,
+  type Dimensions,
+  type PairBuffers,
+  type QueryCallback,
+} from './types.js';
 
 /** Reference broadphase that tests every pair. Implements the {@link Broadphase} contract. */
 export class BruteForce implements Broadphase {
@@ -23,7 +30,7 @@ export class BruteForce implements Broadphase {
 
   /** An empty brute-force broadphase (`validate` has nothing to check here). */
   constructor(options: BroadphaseOptions) {
-    checkOptions(options, 'BruteForce');
+    checkOptions(options, 'BruteForce', BROADPHASE_OPTION_KEYS);
     this.store = new ProxyStore(options.dimensions, options.initialCapacity ?? 64, 'BruteForce', () => {});
     this.dimensions = options.dimensions;
   }
@@ -49,9 +56,21 @@ export class BruteForce implements Broadphase {
   }
 
   /** {@inheritDoc Broadphase.insert} */
-  insert(bounds: ArrayLike<number>, tag?: number): number {
-    const slot = this.store.allocate(bounds, tag);
+  insert(bounds: ArrayLike<number>, tag?: number, isStatic?: boolean): number {
+    const slot = this.store.allocate(bounds, tag, isStatic);
     return this.store.handles[slot];
+  }
+
+  /** {@inheritDoc Broadphase.setStatic} */
+  setStatic(handle: number, isStatic: boolean): void {
+    const slot = this.store.slotOf(handle, 'setStatic');
+    checkStaticFlag(isStatic, 'BruteForce.setStatic', false);
+    this.store.statics[slot] = isStatic ? 1 : 0;
+  }
+
+  /** {@inheritDoc Broadphase.isStatic} */
+  isStatic(handle: number): boolean {
+    return this.store.statics[this.store.slotOf(handle, 'isStatic')] === 1;
   }
 
   /** {@inheritDoc Broadphase.move} */
@@ -101,7 +120,7 @@ export class BruteForce implements Broadphase {
     for (let i = 0; i < store.used; i++) {
       if (store.alive[i] === 0) continue;
       for (let j = i + 1; j < store.used; j++) {
-        if (store.alive[j] === 0) continue;
+        if (store.alive[j] === 0 || (store.statics[i] === 1 && store.statics[j] === 1)) continue;
         let overlap = true;
         for (let k = 0; k < d; k++) {
           if (b[i * s + k] > b[j * s + d + k] || b[j * s + k] > b[i * s + d + k]) {

@@ -438,14 +438,14 @@ export class PairSet {
 }
 
 /** Writes the tag of each of the first `n` handles of `handles` into `out` (grown if needed). */
-function fillTags(out: Int32Array, handles: Int32Array, n: number, tags: Int32Array): Int32Array {
+export function fillTags(out: Int32Array, handles: Int32Array, n: number, tags: Int32Array): Int32Array {
   const buffer = growArray(out, n);
   for (let i = 0; i < n; i++) buffer[i] = tags[handles[i] & SLOT_MASK];
   return buffer;
 }
 
 /** A view of the first `count` pairs of `buffer`, reusing `previous` when it already is that view. */
-function view(previous: Int32Array, buffer: Int32Array, count: number): Int32Array {
+export function view(previous: Int32Array, buffer: Int32Array, count: number): Int32Array {
   if (previous.buffer === buffer.buffer && previous.length === 2 * count) return previous;
   return buffer.subarray(0, 2 * count);
 }

@@ -29,8 +29,13 @@ export abstract class PairedBroadphase implements Broadphase {
   /** Grows the subclass's per-slot arrays to `capacity` slots. */
   protected abstract grow(capacity: number): void;
 
-  /** Adds a box (with an optional int32 `tag`) and returns its handle; its pairs appear at the next `update()`. */
-  abstract insert(bounds: ArrayLike<number>, tag?: number): number;
+  /**
+   * Adds a box (with an optional int32 `tag`, static if `isStatic`) and returns its handle; its pairs
+   * appear at the next `update()`.
+   */
+  abstract insert(bounds: ArrayLike<number>, tag?: number, isStatic?: boolean): number;
+  /** Marks a proxy static or dynamic; its pairs with static proxies change at the next `update()`. */
+  abstract setStatic(handle: number, isStatic: boolean): void;
   /** Gives a proxy new bounds; its pairs change at the next `update()`. */
   abstract move(handle: number, bounds: ArrayLike<number>): void;
   /** Moves `count` proxies (default all of `handles`) to the boxes packed in `bounds`, 2·D numbers each; checks everything first. */
@@ -78,6 +83,11 @@ export abstract class PairedBroadphase implements Broadphase {
   /** The tag a live proxy was inserted with (0 by default). */
   tagOf(handle: number): number {
     return this.store.tags[this.store.slotOf(handle, 'tagOf')];
+  }
+
+  /** Whether a live proxy is static (as last given to `insert` or `setStatic`). */
+  isStatic(handle: number): boolean {
+    return this.store.statics[this.store.slotOf(handle, 'isStatic')] === 1;
   }
 
   /** Whether `handle` names a live proxy. */

@@ -11,6 +11,7 @@
  * first-in first-out, which makes a stale handle colliding with a live one (after 2048 reuses of one
  * slot) as unlikely as it can be.
  */
+import { checkOptionKeys } from '../options.js';
 import type { Dimensions } from './types.js';
 
 /** Bits of a handle that hold the slot index. */
@@ -64,12 +65,20 @@ export function checkBounds(bounds: ArrayLike<number>, dimensions: Dimensions, w
   }
 }
 
-/** Throws a TypeError naming `owner` unless `options` is an object (the constructor's options). */
-export function checkOptions<T extends object>(options: T, owner: string): T {
+/**
+ * Throws a TypeError naming `owner` unless `options` is an object (the constructor's options) whose
+ * keys are all in `known` (when given) and whose `validate`, if set, is a boolean.
+ */
+export function checkOptions<T extends object>(options: T, owner: string, known?: readonly string[]): T {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(
       `${owner}: options must be an object such as { dimensions: 3 }, got ${String(options)}`,
     );
+  }
+  if (known !== undefined) checkOptionKeys(`${owner}: options`, options, known);
+  const validate = (options as { validate?: unknown }).validate;
+  if (validate !== undefined && typeof validate !== 'boolean') {
+    throw new TypeError(`${owner}: options.validate must be true or false, got ${String(validate)}`);
   }
   return options;
 }
@@ -91,6 +100,16 @@ export function checkQueryOut(out: unknown, where: string): void {
 export function checkTag(tag: number, where: string): void {
   if (typeof tag !== 'number' || !Number.isInteger(tag) || tag < -0x80000000 || tag > 0x7fffffff) {
     throw new RangeError(`${where}: tag must be an integer from -2^31 to 2^31 - 1, got ${String(tag)}`);
+  }
+}
+
+/**
+ * Throws a TypeError naming `where` unless `isStatic` is a boolean (`undefined` too where
+ * `optional`: an insert without the flag).
+ */
+export function checkStaticFlag(isStatic: unknown, where: string, optional: boolean): void {
+  if (typeof isStatic !== 'boolean' && !(optional && isStatic === undefined)) {
+    throw new TypeError(`${where}: isStatic must be true or false, got ${String(isStatic)}`);
   }
 }
 
@@ -129,6 +148,11 @@ export class ProxyStore {
   tags: Int32Array;
   /** Whether any proxy was ever given a tag other than 0 (until then every tag reads 0). */
   tagged = false;
+  /**
+   * 1 while the slot's proxy is static, as last set by `insert` or `setStatic` (a broadphase applies
+   * a change at its next update and keeps the state its structure was built with itself).
+   */
+  statics: Uint8Array;
   /** Live proxies. */
   count = 0;
   /** Slots ever handed out; every used slot is below this. */
@@ -166,14 +190,16 @@ export class ProxyStore {
     this.handles = new Int32Array(this.capacity);
     this.alive = new Uint8Array(this.capacity);
     this.tags = new Int32Array(this.capacity);
+    this.statics = new Uint8Array(this.capacity);
     this.free = new Int32Array(this.capacity);
     this.released = new Int32Array(this.capacity);
   }
 
-  /** Checks `bounds` and `tag`, takes a slot, stores both and returns the slot. */
-  allocate(bounds: ArrayLike<number>, tag = 0): number {
+  /** Checks `bounds`, `tag` and `isStatic`, takes a slot, stores them and returns the slot. */
+  allocate(bounds: ArrayLike<number>, tag = 0, isStatic?: boolean): number {
     checkBounds(bounds, this.dimensions, `${this.owner}.insert`);
     checkTag(tag, `${this.owner}.insert`);
+    checkStaticFlag(isStatic, `${this.owner}.insert`, true);
     let slot: number;
     if (this.freeSize > 0) {
       slot = this.free[this.freeHead];
@@ -190,6 +216,7 @@ export class ProxyStore {
     this.alive[slot] = 1;
     this.tags[slot] = tag;
     if (tag !== 0) this.tagged = true;
+    this.statics[slot] = isStatic === true ? 1 : 0;
     this.count++;
     this.setBounds(slot, bounds);
     return slot;
@@ -413,6 +440,9 @@ export class ProxyStore {
     const tags = new Int32Array(capacity);
     tags.set(this.tags);
     this.tags = tags;
+    const statics = new Uint8Array(capacity);
+    statics.set(this.statics);
+    this.statics = statics;
     // The free ring is empty whenever we grow (we only grow when no slot is free).
     this.free = new Int32Array(capacity);
     this.freeHead = 0;

@@ -1,11 +1,14 @@
 /**
- * The broadphase contract. Every broadphase in Sieve (SweepAndPrune, Octree, BruteForce) implements
+ * The broadphase contract. Every broadphase in Sieve (SweepAndPrune, Octree, BruteForce,
+ * ParallelSweepAndPrune) implements
  * {@link Broadphase}, so engines, adapters and benchmarks can swap one for another.
  *
  * Bounds are axis-aligned boxes given as `[minX, minY, maxX, maxY]` in 2-D or
  * `[minX, minY, minZ, maxX, maxY, maxZ]` in 3-D. Overlap is inclusive: boxes that touch on a face,
  * edge or corner overlap, and so does a zero-size box lying on another box's boundary.
  */
+
+import { optionKeys } from '../options.js';
 
 /** 2-D or 3-D. */
 export type Dimensions = 2 | 3;
@@ -21,6 +24,16 @@ export interface BroadphaseOptions {
    */
   validate?: boolean;
 }
+
+/**
+ * The keys of {@link BroadphaseOptions}, which every broadphase constructor accepts (each adds its
+ * own); any other key throws a `TypeError` naming it. Kept complete by the compiler (`optionKeys`).
+ */
+export const BROADPHASE_OPTION_KEYS = optionKeys<BroadphaseOptions>({
+  dimensions: true,
+  initialCapacity: true,
+  validate: true,
+});
 
 /** Receives each handle found by {@link Broadphase.queryBounds}. */
 export type QueryCallback = (handle: number) => void;
@@ -58,9 +71,21 @@ export interface Broadphase {
    * Adds a box and returns its handle. Its pairs appear at the next `update()`. `tag` (an int32, default
    * 0) is stored with the proxy for the caller — typically the index of its own record for the body —
    * and read back with {@link Broadphase.tagOf} and {@link Broadphase.pairTags}, so no caller has to
-   * decode handles.
+   * decode handles. `isStatic` (default false) marks the proxy static (see {@link Broadphase.setStatic}).
    */
-  insert(bounds: ArrayLike<number>, tag?: number): number;
+  insert(bounds: ArrayLike<number>, tag?: number, isStatic?: boolean): number;
+  /**
+   * Marks a proxy static (`true`) or dynamic (`false`); takes effect at the next `update()`. A pair of
+   * two static proxies is never reported (not in `pairs()`, `began()`, `ended()` or `pairCount`), so a
+   * level of touching static tiles costs nothing per update: turning a proxy static ends its pairs
+   * with other static proxies, turning it dynamic begins them. A static proxy may still move. Setting
+   * the current value does nothing. Engines mark their static (and, where the engine skips such
+   * pairs, sleeping) bodies static — as Box2D keeps static proxies in a tree of their own and Bullet
+   * filters pairs per proxy.
+   */
+  setStatic(handle: number, isStatic: boolean): void;
+  /** Whether a live proxy is static (the value last given to `insert` or `setStatic`). */
+  isStatic(handle: number): boolean;
   /** Gives a proxy new bounds. Its pairs change at the next `update()`. */
   move(handle: number, bounds: ArrayLike<number>): void;
   /**
@@ -107,7 +132,7 @@ export interface Broadphase {
 
   /**
    * Every live handle whose box overlaps `bounds` (inclusive), as of the latest insert/move/remove
-   * (no `update()` needed). Handles go to the callback, or are pushed onto / written into `out`
+   * (no `update()` needed; static proxies included). Handles go to the callback, or are pushed onto / written into `out`
    * (a typed array receives at most its length). Returns how many were found. The order is unspecified.
    */
   queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number;

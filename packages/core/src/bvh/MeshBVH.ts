@@ -11,12 +11,14 @@
  *
  * Memory: the node buffer (32 bytes a node, about `2n / leafSize` nodes), `triIds` (4 bytes a
  * triangle) and `triVerts`, a float32 copy of each triangle's three vertices in leaf order (36 bytes a
- * triangle) so leaves read contiguous memory instead of chasing the index buffer.
+ * triangle) so leaves read contiguous memory instead of chasing the index buffer; after the first
+ * `refit()`, the vertex offsets of each triangle in leaf order (12 bytes a triangle), so later refits
+ * read the positions in order too.
  */
 import { type BuildOptions, buildTopology, resolveBuildOptions } from './build.js';
 import { checkMesh, type TriangleIndex } from './checks.js';
 import { NODE_BYTES, NODE_WORDS } from './nodes.js';
-import { gatherAndRefit } from './refit.js';
+import { cornerOffsets, gatherAndRefit } from './refit.js';
 
 const MAGIC = 0x48425653; // 'SVBH'
 const FORMAT_VERSION = 1;
@@ -35,8 +37,20 @@ interface RestoreParts {
  * The BVH keeps references to `positions` and `index` (it never copies or modifies them) and a float32
  * copy of the triangles in leaf order. After moving vertices, call {@link MeshBVH.refit}.
  *
+ * @example
  * ```ts
- * const bvh = new MeshBVH(geometry.attributes.position.array as Float32Array, geometry.index?.array as Uint32Array);
+ * import { MeshBVH } from '@sieve/core';
+ *
+ * // A unit tetrahedron: xyz per vertex, three vertex indices per triangle (a three.js
+ * // geometry's `attributes.position.array` and `index.array` work as they are).
+ * const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+ * const index = new Uint32Array([0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]);
+ * const bvh = new MeshBVH(positions, index, { strategy: 'sah' });
+ * positions[9 + 1] = 0.5; // move a vertex in place...
+ * bvh.refit(); // ...and refit the boxes (the tree's shape stays)
+ * const data = bvh.serialize(); // the tree, not the vertices: built in a worker, transferred
+ * const restored = MeshBVH.deserialize(data, positions, index);
+ * console.log(restored.triangleCount, restored.nodeCount); // 4, …
  * ```
  */
 export class MeshBVH {
@@ -60,6 +74,8 @@ export class MeshBVH {
   readonly triVerts: Float32Array;
   /** Incremented by every {@link MeshBVH.refit}; query caches use it to notice moved vertices. */
   version = 0;
+  /** Offsets of each slot's vertices in `positions`, made by the first {@link MeshBVH.refit}. */
+  private corners: Int32Array | null = null;
 
   /**
    * Builds the tree. Throws a `TypeError`/`RangeError` naming the argument for a non-`Float32Array`
@@ -96,11 +112,23 @@ export class MeshBVH {
         `MeshBVH.refit: positions must be a Float32Array of the same length (${this.positions.length})`,
       );
     }
-    for (let i = 0; i < positions.length; i++) {
+    // v − v is 0 for a finite v and NaN otherwise; a sum of four of them is 0 only if all four are.
+    const n = positions.length;
+    let i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const a = positions[i];
+      const b = positions[i + 1];
+      const c = positions[i + 2];
+      const d = positions[i + 3];
+      if (a - a + (b - b) + (c - c) + (d - d) !== 0) break;
+    }
+    for (; i < n; i++) {
       const v = positions[i];
       if (v - v !== 0) throw new RangeError(`MeshBVH.refit: positions[${i}] is not finite (${v})`);
     }
     this.positions = positions;
+    // The vertex offsets in slot order, made at the first refit (trees never refit do without them).
+    this.corners ??= cornerOffsets(this.index, this.triIds);
     gatherAndRefit(
       positions,
       this.index,
@@ -109,8 +137,25 @@ export class MeshBVH {
       this.nodeF32,
       this.nodeI32,
       this.nodeCount,
+      this.corners,
     );
     this.version++;
+  }
+
+  /**
+   * Moves the triangle copy ({@link MeshBVH.triVerts}) into `target`, a `Float32Array` of the same
+   * length — e.g. a view on a WebAssembly memory, so that a kernel reads the triangles where the tree
+   * keeps them — and uses it from then on ({@link MeshBVH.refit} writes there). Throws a `TypeError`
+   * for anything else, before anything changes.
+   */
+  relocateTriangles(target: Float32Array): void {
+    if (!(target instanceof Float32Array) || target.length !== this.triVerts.length) {
+      throw new TypeError(
+        `MeshBVH.relocateTriangles: target must be a Float32Array of length ${this.triVerts.length}`,
+      );
+    }
+    target.set(this.triVerts);
+    (this as { triVerts: Float32Array }).triVerts = target;
   }
 
   /** Writes the root bounds `[minX, minY, minZ, maxX, maxY, maxZ]` into `out` and returns it. */

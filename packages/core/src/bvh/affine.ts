@@ -22,8 +22,9 @@ export function affineIdentity(): Affine {
 
 /**
  * Reads a column-major 4×4 matrix (16 numbers, three.js `Matrix4.elements`) into `out`; `null` or
- * `undefined` is the identity. Throws a `RangeError` naming `argName` (after `fn: ` if given) if an
- * entry is not finite, the matrix is projective, or it is singular.
+ * `undefined` is the identity. Throws a `RangeError` naming `argName` (after `fn: ` if given) if it does
+ * not hold exactly 16 numbers, an entry is not finite, the matrix is projective, or it cannot be
+ * inverted — saying whether it is singular or its scale overflows or underflows float64.
  */
 export function affineFromMatrix4(
   out: Affine,
@@ -36,8 +37,10 @@ export function affineFromMatrix4(
     out[0] = out[4] = out[8] = 1;
     return out;
   }
-  if (typeof e.length !== 'number' || e.length < 16) {
-    throw new RangeError(`${label(fn, argName)} must be a 4x4 matrix (16 numbers, column-major)`);
+  if (typeof e.length !== 'number' || e.length !== 16) {
+    throw new RangeError(
+      `${label(fn, argName)} must be a 4x4 matrix (16 numbers, column-major), got ${typeof e.length === 'number' ? `${e.length} numbers` : String(e)}`,
+    );
   }
   for (let i = 0; i < 16; i++) {
     const v = e[i];
@@ -59,8 +62,38 @@ export function affineFromMatrix4(
   out[9] = e[12];
   out[10] = e[13];
   out[11] = e[14];
-  if (!isInvertible(out)) throw new RangeError(`${label(fn, argName)} is singular`);
+  if (!isInvertible(out)) throw new RangeError(`${label(fn, argName)} ${whyNotInvertible(out)}`);
   return out;
+}
+
+/**
+ * Why a linear part whose determinant is zero or not finite cannot be inverted: singular (the
+ * determinant of the matrix scaled to entries ≤ 1 is 0 too), or finite entries whose determinant
+ * overflows or underflows the double range (invertible, but beyond what the queries can compute with).
+ */
+function whyNotInvertible(m: Affine): string {
+  let s = 0;
+  for (let i = 0; i < 9; i++) s = Math.max(s, Math.abs(m[i]));
+  if (s === 0) return 'is singular (its 3x3 part is zero)';
+  const u = 1 / s;
+  const a = m[0] * u;
+  const b = m[1] * u;
+  const c = m[2] * u;
+  const d = m[3] * u;
+  const e = m[4] * u;
+  const f = m[5] * u;
+  const g = m[6] * u;
+  const h = m[7] * u;
+  const k = m[8] * u;
+  const scaled = a * (e * k - f * h) - d * (b * k - c * h) + g * (b * f - c * e);
+  if (scaled === 0 || !Number.isFinite(u)) {
+    return Number.isFinite(u)
+      ? 'is singular (its determinant is 0)'
+      : `is too small to invert in float64 (its largest 3x3 entry is ${s})`;
+  }
+  return !(Math.abs(affineDeterminant(m)) < Number.POSITIVE_INFINITY)
+    ? `is too large to invert in float64: its determinant overflows (largest 3x3 entry ${s}; scale it down)`
+    : `is too small to invert in float64: its determinant underflows to 0 (largest 3x3 entry ${s}; scale it up)`;
 }
 
 /** Argument label for error messages (built only when throwing). */

@@ -22,6 +22,7 @@
  * buffer is never modified (three-mesh-bvh rewrites it in place).
  */
 
+import { checkOptionKeys, optionKeys } from '../options.js';
 import type { TriangleIndex } from './checks.js';
 import { NODE_BYTES, NODE_WORDS } from './nodes.js';
 
@@ -38,6 +39,16 @@ export interface BuildOptions {
   maxDepth?: number;
 }
 
+/**
+ * The keys of {@link BuildOptions}: any other key given to `new MeshBVH` throws a `TypeError` naming it.
+ * Kept complete by the compiler (`optionKeys`): add a new option here too.
+ */
+export const BUILD_OPTION_KEYS = optionKeys<BuildOptions>({
+  strategy: true,
+  maxLeafSize: true,
+  maxDepth: true,
+});
+
 /** The packed tree before its bounds are filled. */
 export interface Topology {
   /** Node buffer, `nodeCount * 32` bytes; bounds not yet written. */
@@ -52,6 +63,7 @@ const THIRD = 1 / 3;
 
 /** Resolved, checked build options. */
 export function resolveBuildOptions(options: BuildOptions | undefined): Required<BuildOptions> {
+  checkOptionKeys('MeshBVH: options', options, BUILD_OPTION_KEYS);
   const strategy = options?.strategy ?? 'center';
   const maxLeafSize = options?.maxLeafSize ?? 8;
   const maxDepth = options?.maxDepth ?? 40;
@@ -138,9 +150,10 @@ export function buildTopology(
     if (z > c5) c5 = z;
   }
 
-  // Typical trees have about 2n/leafSize·1.4 nodes; start there and double when full (a tree never
+  // Centre-split trees of meshes come out with about 3n/leafSize nodes (leaves about 5/8 full); start a
+  // third above that so the buffer is not grown (a copy) on the way, double when full (a tree never
   // exceeds 2n − 1 nodes).
-  let capacity = Math.min(Math.max(1, 2 * n - 1), Math.ceil((3 * n) / maxLeafSize) + 16);
+  let capacity = Math.min(Math.max(1, 2 * n - 1), Math.ceil((4 * n) / maxLeafSize) + 16);
   let buffer = new ArrayBuffer(capacity * NODE_BYTES);
   let i32 = new Int32Array(buffer);
   let nodeCount = 0;

@@ -186,6 +186,20 @@ export function meshMeshIntersects(
  * `matrixB`), into `result` (`trianglesA`/`trianglesB`, `count`), with the hit data of each side.
  * Returns the pair count. Touching triangles count (see `triTri.ts`). Does not allocate once
  * `result`'s buffers are large enough.
+ *
+ * @example
+ * ```ts
+ * import { MeshBVH, MeshMeshResult, meshMeshPairs } from '@sieve/core';
+ *
+ * // A unit tetrahedron, and the same mesh moved by (0.25, 0.25, 0.25): they intersect.
+ * const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+ * const bvh = new MeshBVH(positions, new Uint32Array([0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]));
+ * const moved = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.25, 0.25, 0.25, 1]; // column-major 4×4
+ * const result = new MeshMeshResult(); // reuse it: its arrays grow once, then nothing is allocated
+ * const n = meshMeshPairs(bvh, null, bvh, moved, result);
+ * console.log(n, result.trianglesA.subarray(0, n), result.trianglesB.subarray(0, n)); // 3 pairs
+ * console.log(result.pointA, result.normalA); // where A is hit, and its average face normal there
+ * ```
  */
 export function meshMeshPairs(
   a: MeshBVH,
@@ -198,6 +212,46 @@ export function meshMeshPairs(
   traverse(a, b, result, false);
   computeHitData(a, b, result);
   return result.count;
+}
+
+/** Sort scratch of {@link meshMeshPairsSlotOrder}. */
+let sortKeys = new Float64Array(64);
+
+/**
+ * {@link meshMeshPairs} with the pairs in slot order — sorted by (slot of A, slot of B), the order of
+ * {@link meshMeshBruteForce} — and the hit data summed in that order, so the result equals the brute
+ * force's bit for bit (what `GpuMeshMesh` returns on every backend). Allocates only while its sort
+ * scratch grows.
+ */
+export function meshMeshPairsSlotOrder(
+  a: MeshBVH,
+  matrixA: ArrayLike<number> | null,
+  b: MeshBVH,
+  matrixB: ArrayLike<number> | null,
+  result: MeshMeshResult,
+): number {
+  setupTransforms(matrixA, matrixB);
+  traverse(a, b, result, false);
+  const n = result.count;
+  const nB = b.triangleCount;
+  sortKeys = growArray(sortKeys, n);
+  const keys = sortKeys;
+  for (let k = 0; k < n; k++) keys[k] = result.slotsA[k] * nB + result.slotsB[k];
+  // Keys are exact integers below 2^53 (slots below 2^30) and distinct (each pair once).
+  keys.subarray(0, n).sort();
+  const idsA = a.triIds;
+  const idsB = b.triIds;
+  for (let k = 0; k < n; k++) {
+    const key = keys[k];
+    const sa = Math.floor(key / nB);
+    const sb = key - sa * nB;
+    result.slotsA[k] = sa;
+    result.slotsB[k] = sb;
+    result.trianglesA[k] = idsA[sa];
+    result.trianglesB[k] = idsB[sb];
+  }
+  computeHitData(a, b, result);
+  return n;
 }
 
 /**

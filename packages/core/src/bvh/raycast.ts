@@ -112,6 +112,19 @@ export class RayHits {
  * identity), into `hit`. Returns whether something was hit. Throws a `RangeError` for a non-finite
  * origin or direction, a zero direction, a negative or non-finite `near`, a NaN `far`, or a bad
  * matrix. Does not allocate.
+ *
+ * @example
+ * ```ts
+ * import { MeshBVH, RayHit, raycastFirst } from '@sieve/core';
+ *
+ * // Two triangles forming the unit square in the z = 0 plane.
+ * const positions = new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]);
+ * const bvh = new MeshBVH(positions, new Uint32Array([0, 1, 2, 0, 2, 3]));
+ * const hit = new RayHit(); // reused from ray to ray
+ * if (raycastFirst(bvh, null, [0.25, 0.5, 1], [0, 0, -1], hit)) {
+ *   console.log(hit.triangle, hit.distance, hit.point); // 1, 1, [0.25, 0.5, 0]
+ * }
+ * ```
  */
 export function raycastFirst(
   bvh: MeshBVH,

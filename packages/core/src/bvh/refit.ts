@@ -12,10 +12,25 @@ import type { TriangleIndex } from './checks.js';
 import { NODE_WORDS } from './nodes.js';
 
 /**
+ * The offsets in `positions` of every slot's three vertices, in slot order (`3 × vertex index`, three
+ * per slot): what {@link gatherAndRefit} reads instead of `triIds` and `index` when given, so a refit
+ * reads them in order rather than jumping through the index buffer.
+ */
+export function cornerOffsets(index: TriangleIndex, triIds: Uint32Array): Int32Array {
+  const n = triIds.length;
+  const out = new Int32Array(3 * n);
+  for (let s = 0; s < n; s++) {
+    const t = triIds[s];
+    for (let k = 0; k < 3; k++) out[3 * s + k] = index ? 3 * index[3 * t + k] : 9 * t + 3 * k;
+  }
+  return out;
+}
+
+/**
  * Copies each slot's triangle (three vertices, 9 floats, `triIds[slot]` being the original triangle)
  * from `positions`/`index` into `triVerts`, and fills the bounds of every node in the same pass: leaves
  * (which appear in slot order in the depth-first node array) while gathering, then inner nodes in one
- * reverse sweep.
+ * reverse sweep. With `corners` ({@link cornerOffsets}), the vertices are found there instead.
  */
 export function gatherAndRefit(
   positions: Float32Array,
@@ -25,6 +40,7 @@ export function gatherAndRefit(
   f32: Float32Array,
   i32: Int32Array,
   nodeCount: number,
+  corners: Int32Array | null = null,
 ): void {
   for (let node = 0; node < nodeCount; node++) {
     const w = node * NODE_WORDS;
@@ -36,21 +52,25 @@ export function gatherAndRefit(
     let Mx = -Infinity;
     let My = -Infinity;
     let Mz = -Infinity;
-    for (let s = i32[w + 6], end = s + ~tag; s < end; s++) {
-      const t = triIds[s];
+    const s0 = i32[w + 6];
+    for (let s = s0, end = s0 + ~tag, o = 9 * s0; s < end; s++, o += 9) {
       let i0: number;
       let i1: number;
       let i2: number;
-      if (index) {
+      if (corners) {
+        i0 = corners[3 * s];
+        i1 = corners[3 * s + 1];
+        i2 = corners[3 * s + 2];
+      } else if (index) {
+        const t = triIds[s];
         i0 = 3 * index[3 * t];
         i1 = 3 * index[3 * t + 1];
         i2 = 3 * index[3 * t + 2];
       } else {
-        i0 = 9 * t;
+        i0 = 9 * triIds[s];
         i1 = i0 + 3;
         i2 = i0 + 6;
       }
-      const o = 9 * s;
       const x0 = positions[i0];
       const y0 = positions[i0 + 1];
       const z0 = positions[i0 + 2];
@@ -69,12 +89,26 @@ export function gatherAndRefit(
       triVerts[o + 6] = x2;
       triVerts[o + 7] = y2;
       triVerts[o + 8] = z2;
-      mx = Math.min(mx, x0, x1, x2);
-      my = Math.min(my, y0, y1, y2);
-      mz = Math.min(mz, z0, z1, z2);
-      Mx = Math.max(Mx, x0, x1, x2);
-      My = Math.max(My, y0, y1, y2);
-      Mz = Math.max(Mz, z0, z1, z2);
+      // Plain comparisons, not Math.min/max: the coordinates are finite (checked by the callers), so
+      // the NaN and signed-zero handling V8 compiles into Math.min/max is dead weight here.
+      if (x0 < mx) mx = x0;
+      if (x0 > Mx) Mx = x0;
+      if (x1 < mx) mx = x1;
+      if (x1 > Mx) Mx = x1;
+      if (x2 < mx) mx = x2;
+      if (x2 > Mx) Mx = x2;
+      if (y0 < my) my = y0;
+      if (y0 > My) My = y0;
+      if (y1 < my) my = y1;
+      if (y1 > My) My = y1;
+      if (y2 < my) my = y2;
+      if (y2 > My) My = y2;
+      if (z0 < mz) mz = z0;
+      if (z0 > Mz) Mz = z0;
+      if (z1 < mz) mz = z1;
+      if (z1 > Mz) Mz = z1;
+      if (z2 < mz) mz = z2;
+      if (z2 > Mz) Mz = z2;
     }
     f32[w] = mx;
     f32[w + 1] = my;
@@ -93,11 +127,29 @@ export function refitInner(f32: Float32Array, i32: Int32Array, nodeCount: number
     if (i32[w + 7] < 0) continue;
     const l = w + NODE_WORDS;
     const r = i32[w + 6] * NODE_WORDS;
-    f32[w] = Math.min(f32[l], f32[r]);
-    f32[w + 1] = Math.min(f32[l + 1], f32[r + 1]);
-    f32[w + 2] = Math.min(f32[l + 2], f32[r + 2]);
-    f32[w + 3] = Math.max(f32[l + 3], f32[r + 3]);
-    f32[w + 4] = Math.max(f32[l + 4], f32[r + 4]);
-    f32[w + 5] = Math.max(f32[l + 5], f32[r + 5]);
+    let a = f32[l];
+    let b = f32[r];
+    if (b < a) a = b;
+    f32[w] = a;
+    a = f32[l + 1];
+    b = f32[r + 1];
+    if (b < a) a = b;
+    f32[w + 1] = a;
+    a = f32[l + 2];
+    b = f32[r + 2];
+    if (b < a) a = b;
+    f32[w + 2] = a;
+    a = f32[l + 3];
+    b = f32[r + 3];
+    if (b > a) a = b;
+    f32[w + 3] = a;
+    a = f32[l + 4];
+    b = f32[r + 4];
+    if (b > a) a = b;
+    f32[w + 4] = a;
+    a = f32[l + 5];
+    b = f32[r + 5];
+    if (b > a) a = b;
+    f32[w + 5] = a;
   }
 }

@@ -55,6 +55,20 @@ export { TOI_MAGNITUDE_LIMIT, TOI_MAX_ITERATIONS, TOI_RELATIVE_TOLERANCE } from 
  * RangeError/TypeError naming the argument for NaN/infinite numbers, magnitudes beyond
  * {@link TOI_MAGNITUDE_LIMIT}, a negative radius or extent, a zero quaternion, an unknown shape kind,
  * bad options, or two meshes (not supported). No allocation.
+ *
+ * @example
+ * ```ts
+ * import { createTimeOfImpactResult, TOI_HIT, timeOfImpact } from '@sieve/core';
+ *
+ * // A fast sphere flying at a resting one: when in the frame do they touch?
+ * const still = { position: [0, 0, 0], quaternion: [0, 0, 0, 1], linearVelocity: [0, 0, 0], angularVelocity: [0, 0, 0] };
+ * const bullet = { ...still, position: [-10, 0, 0], linearVelocity: [600, 0, 0] }; // 10 units a frame
+ * const sphere = { kind: 'sphere', radius: 0.5 } as const;
+ * const toi = createTimeOfImpactResult(); // reused from query to query
+ * if (timeOfImpact(sphere, bullet, sphere, still, { dt: 1 / 60 }, toi)) {
+ *   console.log(toi.status === TOI_HIT, toi.t, toi.normal); // true, ≈ 0.9 of the frame, (1, 0, 0)
+ * }
+ * ```
  */
 export function timeOfImpact(
   shapeA: CcdShape,

@@ -8,9 +8,15 @@
  * event-driven MD paper, Eq. 32).
  */
 import { checkNonNegative } from '../math/checks.js';
+import { checkOptionKeys } from '../options.js';
 import { DT, KIND_BOX, KIND_MESH, KIND_SPHERE, Side, sides } from './side.js';
 import { PARAMS, Param } from './toiRecords.js';
-import type { CcdShape, CcdShape2D, TimeOfImpactOptions } from './types.js';
+import {
+  type CcdShape,
+  type CcdShape2D,
+  TIME_OF_IMPACT_OPTION_KEYS,
+  type TimeOfImpactOptions,
+} from './types.js';
 
 /** Default iteration cap of {@link timeOfImpact}. */
 export const TOI_MAX_ITERATIONS = 128;
@@ -44,6 +50,12 @@ export function readOptions(fn: string, options: TimeOfImpactOptions): number {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${fn}: options must be an object with at least { dt }`);
   }
+  // Constant strings: a template here would allocate on every call.
+  checkOptionKeys(
+    fn === 'timeOfImpact' ? 'timeOfImpact: options' : 'timeOfImpact2D: options',
+    options,
+    TIME_OF_IMPACT_OPTION_KEYS,
+  );
   const dt = options.dt;
   if (!(typeof dt === 'number' && dt >= 0 && dt - dt === 0)) checkNonNegative(fn, 'options.dt', dt);
   DT[0] = dt;

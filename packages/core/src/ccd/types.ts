@@ -11,6 +11,7 @@
  * reused every frame; nothing here allocates per call.
  */
 import type { MeshBVH } from '../bvh/MeshBVH.js';
+import { optionKeys } from '../options.js';
 
 /** A sphere of `radius` centred at `offset` (default the body's centre) in its body's frame. */
 export interface CcdSphere {
@@ -160,6 +161,16 @@ export interface TimeOfImpactOptions {
    */
   maxIterations?: number;
 }
+
+/**
+ * The keys of {@link TimeOfImpactOptions}: any other key throws a `TypeError` naming it. Kept complete
+ * by the compiler (`optionKeys`): add a new option here too.
+ */
+export const TIME_OF_IMPACT_OPTION_KEYS = optionKeys<TimeOfImpactOptions>({
+  dt: true,
+  tolerance: true,
+  maxIterations: true,
+});
 
 /** No contact during the frame (or the shapes separate and never come within tolerance). */
 export const TOI_SEPARATED = 0;

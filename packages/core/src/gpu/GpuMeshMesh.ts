@@ -23,26 +23,37 @@
  * CPU test's own tolerance 2⁻⁴⁰·S. A pair all of whose decisions are settled gets the CPU's answer for
  * sure. Any other pair — touching or within the bound of touching, coplanar, degenerate, crossing at a
  * grazing angle — is flagged and re-tested here with the CPU's float64 test (`exact: true`, the
- * default), so the pair set always equals the CPU query's. Pairs are reported sorted by (slot of A,
- * slot of B) — the order of `meshMeshBruteForce`, whose pairs and hit data the GPU path reproduces
- * bit for bit; `meshMeshPairs` lists the same pairs in traversal order.
+ * default), so the pair set always equals the CPU query's. On every backend, with or without
+ * `bruteForce`, pairs are reported sorted by (slot of A, slot of B) — the order of `meshMeshBruteForce`,
+ * whose pairs and hit data every path reproduces bit for bit (`meshMeshPairs` lists the same pairs in
+ * traversal order, its hit data summed in that order).
  */
 import { affineFromMatrix4, affineInvert, normalMatrix } from '../bvh/affine.js';
-import { type MeshBVH, type MeshMeshResult, meshMeshBruteForce, meshMeshPairs } from '../bvh/index.js';
-import { relativeTransform } from '../bvh/meshMesh.js';
+import { type MeshBVH, type MeshMeshResult, meshMeshBruteForce } from '../bvh/index.js';
+import { meshMeshPairsSlotOrder, relativeTransform } from '../bvh/meshMesh.js';
 import { growArray } from '../growArray.js';
+import { checkOptionKeys } from '../options.js';
 import { BlockList, collectBlocks, type NodeRanges, nodeRanges } from './candidates.js';
 import { DecodeScratch, decodeBatch, SLOT_LIMIT } from './decode.js';
 import {
   BUFFER_USAGE,
+  checkGpuDeviceOptions,
+  findGpuDevice,
   type GpuBufferLike,
   type GpuDeviceLike,
   MAP_READ,
-  requestGpuDevice,
 } from './device.js';
 import { hitData, Marks, slotVertexIndices } from './exact.js';
 import { ENTRY_WORDS, PARAMS_BYTES, TRI_TRI_WGSL, WORKGROUP_SIZE } from './shader.js';
-import type { GpuMeshMeshOptions, GpuPairQuery, GpuPairsOptions, GpuPassStats } from './types.js';
+import {
+  GPU_MESH_MESH_OPTION_KEYS,
+  GPU_PAIR_QUERY_KEYS,
+  GPU_PAIRS_OPTION_KEYS,
+  type GpuMeshMeshOptions,
+  type GpuPairQuery,
+  type GpuPairsOptions,
+  type GpuPassStats,
+} from './types.js';
 
 interface GpuMesh {
   bvh: MeshBVH;
@@ -62,6 +73,24 @@ const U32 = 2 ** -24;
  * The GPU triangle pass. Create with {@link GpuMeshMesh.create} (async: it asks for an adapter),
  * register meshes with {@link GpuMeshMesh.addMesh}, query pairs with {@link GpuMeshMesh.pairs} or
  * many mesh pairs at once with {@link GpuMeshMesh.pairsBatch}. One call at a time per instance.
+ *
+ * @example
+ * ```ts
+ * import { MeshBVH, MeshMeshResult } from '@sieve/core';
+ * import { GpuMeshMesh } from '@sieve/core/gpu';
+ *
+ * const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]); // a tetrahedron
+ * const index = new Uint32Array([0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]);
+ * const gpu = await GpuMeshMesh.create(); // navigator.gpu, a GPUDevice you pass, or `webgpu` in Node
+ * console.log(gpu.backend, gpu.info); // 'gpu', or 'cpu' and why (the CPU query answers then)
+ * const a = gpu.addMesh(new MeshBVH(positions, index));
+ * const b = gpu.addMesh(new MeshBVH(positions, index));
+ * const moved = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.25, 0.25, 0.25, 1]; // column-major 4×4
+ * const result = new MeshMeshResult();
+ * const n = await gpu.pairs(a, null, b, moved, result); // one upload, one dispatch, one read-back
+ * console.log(n, result.trianglesA.subarray(0, n)); // the pairs of meshMeshPairs, bit for bit
+ * gpu.destroy();
+ * ```
  */
 export class GpuMeshMesh {
   /** `'gpu'` when a WebGPU device runs the pass, `'cpu'` when the CPU query answers instead. */
@@ -113,6 +142,8 @@ export class GpuMeshMesh {
   /** Bind groups by mesh pair (`a·2²⁰ + b`); cleared when a shared buffer is replaced. */
   private readonly bindGroups = new Map<number, unknown>();
   private busy = false;
+  /** Set by {@link GpuMeshMesh.destroy}: every method but `destroy` then throws. */
+  private destroyed = false;
 
   private constructor(
     device: GpuDeviceLike | null,
@@ -142,10 +173,17 @@ export class GpuMeshMesh {
   /**
    * Finds a WebGPU device (see `requestGpuDevice`: a given device, `navigator.gpu`, or the npm package
    * `webgpu` in Node) and compiles the shader. Never fails for a missing or broken WebGPU: the
-   * instance then runs the CPU query (`backend === 'cpu'`) and `info` says why. Throws a `RangeError`
-   * for bad options.
+   * instance then runs the CPU query (`backend === 'cpu'`) and `info` says why. Rejects with a
+   * `TypeError` or `RangeError` naming the option for an unknown key or a bad value.
    */
   static async create(options: GpuMeshMeshOptions = {}): Promise<GpuMeshMesh> {
+    checkOptionKeys('GpuMeshMesh.create: options', options, GPU_MESH_MESH_OPTION_KEYS);
+    checkGpuDeviceOptions(options, 'GpuMeshMesh.create: options');
+    if (options.forceCpu !== undefined && typeof options.forceCpu !== 'boolean') {
+      throw new TypeError(
+        `GpuMeshMesh.create: options.forceCpu must be true or false, got ${String(options.forceCpu)}`,
+      );
+    }
     const blockSize = options.blockSize ?? 256;
     if (!Number.isInteger(blockSize) || blockSize < 1 || blockSize > 1 << 20) {
       throw new RangeError(
@@ -157,7 +195,7 @@ export class GpuMeshMesh {
       throw new RangeError('GpuMeshMesh.create: options.exact must be a boolean');
     if (options.forceCpu)
       return new GpuMeshMesh(null, false, null, 'CPU forced by options', blockSize, exact);
-    const found = await requestGpuDevice(options);
+    const found = await findGpuDevice(options);
     if (!found.device)
       return new GpuMeshMesh(null, false, null, `no WebGPU: ${found.reason}`, blockSize, exact);
     const device = found.device;
@@ -190,10 +228,11 @@ export class GpuMeshMesh {
 
   /**
    * Registers a mesh (its BVH) and uploads its vertices and slot indices; returns its handle (an index
-   * from 0, never reused). Throws a `TypeError` if `bvh` is not a `MeshBVH` and a `RangeError` for a
-   * mesh of 2³⁰ − 1 triangles or more.
+   * from 0, never reused). Throws a `TypeError` if `bvh` is not a `MeshBVH`, a `RangeError` for a
+   * mesh of 2³⁰ − 1 triangles or more, and an `Error` after {@link GpuMeshMesh.destroy}.
    */
   addMesh(bvh: MeshBVH): number {
+    this.live('addMesh');
     if (!bvh || !(bvh.triVerts instanceof Float32Array) || !(bvh.nodeI32 instanceof Int32Array)) {
       throw new TypeError('GpuMeshMesh.addMesh: bvh must be a MeshBVH');
     }
@@ -264,9 +303,11 @@ export class GpuMeshMesh {
 
   /**
    * Every intersecting triangle pair of mesh `a` under `matrixA` and mesh `b` under `matrixB`
-   * (column-major 4×4, `null` for identity), into `result` with its hit data, as `meshMeshPairs` of
-   * `@sieve/core` returns them (pairs sorted by slot). Resolves to the pair count. Throws (rejects)
-   * naming the argument for a stale handle or a bad matrix, before anything changes.
+   * (column-major 4×4, exactly 16 numbers, `null` for identity), into `result` with its hit data: the
+   * pairs of `meshMeshPairs` of `@sieve/core`, sorted by (slot of A, slot of B), with the hit data of
+   * `meshMeshBruteForce` bit for bit, on every backend. Resolves to the pair count. Rejects naming
+   * the argument for a stale handle, a bad matrix or an unknown option, and after
+   * {@link GpuMeshMesh.destroy}, before anything changes.
    */
   pairs(
     a: number,
@@ -276,8 +317,14 @@ export class GpuMeshMesh {
     result: MeshMeshResult,
     options: GpuPairsOptions = {},
   ): Promise<number> {
+    if (this.destroyed) return Promise.reject(new Error('GpuMeshMesh.pairs: used after destroy()'));
     if (this.busy) {
       return Promise.reject(new Error('GpuMeshMesh.pairs: a query is still running (await it first)'));
+    }
+    try {
+      checkOptionKeys('GpuMeshMesh.pairs: options', options, GPU_PAIRS_OPTION_KEYS);
+    } catch (e) {
+      return Promise.reject(e);
     }
     const q = this.one[0];
     q.a = a;
@@ -296,6 +343,7 @@ export class GpuMeshMesh {
    * stale handle, a bad matrix or a missing result, before anything changes.
    */
   pairsBatch(queries: readonly GpuPairQuery[]): Promise<number> {
+    if (this.destroyed) return Promise.reject(new Error('GpuMeshMesh.pairsBatch: used after destroy()'));
     if (!Array.isArray(queries)) {
       return Promise.reject(new TypeError('GpuMeshMesh.pairsBatch: queries must be an array'));
     }
@@ -313,6 +361,10 @@ export class GpuMeshMesh {
     for (let k = 0; k < n; k++) {
       const q = queries[k];
       const at = n > 1 ? `${where}: queries[${k}]` : where;
+      if (q !== this.one[0]) checkOptionKeys(`${where}: queries[${k}]`, q, GPU_PAIR_QUERY_KEYS);
+      if (q.bruteForce !== undefined && typeof q.bruteForce !== 'boolean') {
+        throw new TypeError(`${at}: bruteForce must be true or false, got ${String(q.bruteForce)}`);
+      }
       this.mesh(q.a, fn);
       this.mesh(q.b, fn);
       affineFromMatrix4(this.qMA.subarray(12 * k, 12 * k + 12), q.matrixA, 'matrixA', at);
@@ -330,9 +382,10 @@ export class GpuMeshMesh {
       for (const q of queries) {
         const ma = this.meshes[q.a]!.bvh;
         const mb = this.meshes[q.b]!.bvh;
+        // Slot order either way, as the GPU path reports (see the class comment).
         total += q.bruteForce
           ? meshMeshBruteForce(ma, q.matrixA, mb, q.matrixB, q.result)
-          : meshMeshPairs(ma, q.matrixA, mb, q.matrixB, q.result);
+          : meshMeshPairsSlotOrder(ma, q.matrixA, mb, q.matrixB, q.result);
         st.candidatePairs += q.result.triangleTests;
         st.nodeTests += q.result.nodeTests;
       }
@@ -348,9 +401,14 @@ export class GpuMeshMesh {
     }
   }
 
-  /** Frees every GPU buffer (and the device, if this instance requested it). */
+  /**
+   * Frees every GPU buffer (and the device, if this instance requested it). Every other method throws
+   * (a query rejects) from then on; calling `destroy` again does nothing.
+   */
   destroy(): void {
+    if (this.destroyed) return;
     for (let h = 0; h < this.meshes.length; h++) if (this.meshes[h]) this.removeMesh(h);
+    this.destroyed = true;
     for (const buf of [this.paramsBuf, this.blocksBuf, this.startsBuf, this.outBuf, this.stagingBuf]) {
       buf?.destroy();
     }
@@ -359,7 +417,13 @@ export class GpuMeshMesh {
     this.gpu = null;
   }
 
+  /** Throws naming `fn` once the instance is destroyed. */
+  private live(fn: string): void {
+    if (this.destroyed) throw new Error(`GpuMeshMesh.${fn}: used after destroy()`);
+  }
+
   private mesh(handle: number, fn: string): GpuMesh {
+    this.live(fn);
     const m = Number.isInteger(handle) && handle >= 0 ? this.meshes[handle] : undefined;
     if (!m) throw new RangeError(`GpuMeshMesh.${fn}: ${handle} is not a live mesh handle`);
     return m;

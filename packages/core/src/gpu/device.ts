@@ -9,6 +9,8 @@
  * values) and Dawn's Node binding (`create(flags)` returning a `navigator.gpu` equivalent).
  */
 
+import { checkOptionKeys, optionKeys } from '../options.js';
+
 /** The subset of `GPUBuffer` the pass uses. */
 export interface GpuBufferLike {
   /** Size of the buffer in bytes, as allocated by `createBuffer`. */
@@ -161,6 +163,50 @@ export interface GpuDeviceOptions {
   powerPreference?: 'low-power' | 'high-performance';
 }
 
+/**
+ * The keys of {@link GpuDeviceOptions}: any other key throws a `TypeError` naming it. Kept complete by
+ * the compiler (`optionKeys`): add a new option here too.
+ */
+export const GPU_DEVICE_OPTION_KEYS = optionKeys<GpuDeviceOptions>({
+  device: true,
+  gpu: true,
+  node: true,
+  powerPreference: true,
+});
+
+/**
+ * Checks the values of {@link GpuDeviceOptions} (not the keys) as `where` (`'requestGpuDevice: options'`).
+ * Throws a `TypeError` or `RangeError` naming the option.
+ */
+export function checkGpuDeviceOptions(options: GpuDeviceOptions, where: string): void {
+  const { device, gpu, node, powerPreference } = options;
+  if (device !== undefined && (device === null || typeof device !== 'object')) {
+    throw new TypeError(`${where}.device must be a GPUDevice, got ${String(device)}`);
+  }
+  if (
+    gpu !== undefined &&
+    (gpu === null || typeof gpu !== 'object' || typeof gpu.requestAdapter !== 'function')
+  ) {
+    throw new TypeError(`${where}.gpu must be a GPU object (with requestAdapter), got ${String(gpu)}`);
+  }
+  if (
+    node !== undefined &&
+    typeof node !== 'boolean' &&
+    !(Array.isArray(node) && node.every((f) => typeof f === 'string'))
+  ) {
+    throw new TypeError(`${where}.node must be true, false or an array of flag strings, got ${String(node)}`);
+  }
+  if (
+    powerPreference !== undefined &&
+    powerPreference !== 'low-power' &&
+    powerPreference !== 'high-performance'
+  ) {
+    throw new RangeError(
+      `${where}.powerPreference must be 'low-power' or 'high-performance', got ${String(powerPreference)}`,
+    );
+  }
+}
+
 /** What {@link requestGpuDevice} found: a device and where it came from, or why there is none. */
 export type GpuDeviceResult =
   | {
@@ -204,8 +250,16 @@ function describeAdapter(adapter: GpuAdapterLike): string {
  * `navigator.gpu`; else, in Node and unless `options.node` is `false`, from the npm package `webgpu`
  * (Dawn), imported dynamically. Never throws for a missing WebGPU: the result then has `device: null`
  * and a `reason` saying what was missing (no `navigator.gpu`, package not installed, no adapter).
+ * Rejects with a `TypeError` or `RangeError` naming the option for an unknown key or a bad value.
  */
 export async function requestGpuDevice(options: GpuDeviceOptions = {}): Promise<GpuDeviceResult> {
+  checkOptionKeys('requestGpuDevice: options', options, GPU_DEVICE_OPTION_KEYS);
+  checkGpuDeviceOptions(options, 'requestGpuDevice: options');
+  return findGpuDevice(options);
+}
+
+/** {@link requestGpuDevice} once its options are checked (`GpuMeshMesh.create` checks its own). */
+export async function findGpuDevice(options: GpuDeviceOptions): Promise<GpuDeviceResult> {
   if (options.device) return { device: options.device, source: 'given', adapter: 'given device', gpu: null };
   const reasons: string[] = [];
   let gpu = options.gpu ?? null;

@@ -3,6 +3,7 @@
  * Project Oort collision write-up (GPU section) and Möller's triangle–triangle test (1997).
  */
 import type { MeshMeshResult } from '../bvh/index.js';
+import { optionKeys } from '../options.js';
 import type { GpuDeviceOptions } from './device.js';
 
 /** Options of `GpuMeshMesh.create`. */
@@ -22,6 +23,20 @@ export interface GpuMeshMeshOptions extends GpuDeviceOptions {
   forceCpu?: boolean;
 }
 
+/**
+ * The keys of {@link GpuMeshMeshOptions} (its own and the device options it extends): any other key
+ * throws a `TypeError` naming it. Kept complete by the compiler (`optionKeys`).
+ */
+export const GPU_MESH_MESH_OPTION_KEYS = optionKeys<GpuMeshMeshOptions>({
+  device: true,
+  gpu: true,
+  node: true,
+  powerPreference: true,
+  blockSize: true,
+  exact: true,
+  forceCpu: true,
+});
+
 /** Options of one `GpuMeshMesh.pairs` query. */
 export interface GpuPairsOptions {
   /**
@@ -31,6 +46,9 @@ export interface GpuPairsOptions {
    */
   bruteForce?: boolean;
 }
+
+/** The keys of {@link GpuPairsOptions}; any other key throws a `TypeError` naming it. */
+export const GPU_PAIRS_OPTION_KEYS = optionKeys<GpuPairsOptions>({ bruteForce: true });
 
 /** One query of `GpuMeshMesh.pairsBatch`: the arguments of `GpuMeshMesh.pairs` as one object. */
 export interface GpuPairQuery extends GpuPairsOptions {
@@ -45,6 +63,16 @@ export interface GpuPairQuery extends GpuPairsOptions {
   /** Receives the pairs and hit data; one distinct result per query of a batch. */
   result: MeshMeshResult;
 }
+
+/** The keys of {@link GpuPairQuery}; any other key throws a `TypeError` naming it. */
+export const GPU_PAIR_QUERY_KEYS = optionKeys<GpuPairQuery>({
+  a: true,
+  matrixA: true,
+  b: true,
+  matrixB: true,
+  result: true,
+  bruteForce: true,
+});
 
 /** Counters of the last `GpuMeshMesh.pairs` or `pairsBatch` call (summed over a batch). */
 export interface GpuPassStats {

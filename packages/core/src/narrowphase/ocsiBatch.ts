@@ -41,6 +41,7 @@
  * Outside the contract the call is still memory-safe: `count` is checked against the arrays.
  */
 import { orthonormalityError } from '../math/checks.js';
+import { checkOptionKeys, optionKeys } from '../options.js';
 import { instantiateOcsiKernel, type OcsiWasmExports, type WasmMemoryLike } from './wasm/loader.js';
 
 /** The per-lane inputs: r_SC and the three unit axes (row by row), each a float32 plane. */
@@ -405,6 +406,12 @@ export interface OcsiBatchOptions {
 }
 
 /**
+ * The keys of {@link OcsiBatchOptions}: any other key throws a `TypeError` naming it. Kept complete by
+ * the compiler (`optionKeys`): add a new option here too.
+ */
+const OCSI_BATCH_OPTION_KEYS = optionKeys<OcsiBatchOptions>({ backend: true, validate: true });
+
+/**
  * A batch of sphere–box pairs in structure-of-arrays float32 planes, with its outputs, run by the
  * WebAssembly SIMD kernel when available (else TypeScript, same results).
  *
@@ -412,6 +419,18 @@ export interface OcsiBatchOptions {
  * {@link OcsiBatch.setLane} / {@link OcsiBatch.setSphereObb}, then call {@link OcsiBatch.overlap} (flags in
  * `flags`) or {@link OcsiBatch.distanceSq} (into `distSq`). Runs allocate nothing. The views stay valid for
  * the batch's lifetime (its memory never grows).
+ *
+ * @example
+ * ```ts
+ * import { createObb, OcsiBatch, obbFromAabb } from '@sieve/core';
+ *
+ * const batch = new OcsiBatch(1024); // 1 024 lanes of float32 planes
+ * const box = obbFromAabb(createObb(), [-1, -1, -1], [1, 1, 1]);
+ * // Spheres of radius 0.5 above the box, further right lane by lane: centre, radius, the box.
+ * for (let i = 0; i < 1024; i++) batch.setSphereObb(i, [i * 0.01, 1.2, 0], 0, 0.5, box, 0);
+ * const n = batch.overlap(); // flags in batch.flags: 1 where a sphere meets the box
+ * console.log(batch.backend, n, batch.flags[0], batch.flags[1023]); // 'wasm' (or 'js'), 146, 1, 0
+ * ```
  */
 export class OcsiBatch implements OcsiLanes, OcsiShapeLanes {
   /** Number of lanes. */
@@ -468,11 +487,18 @@ export class OcsiBatch implements OcsiLanes, OcsiShapeLanes {
   /**
    * A batch of `capacity` lanes (an integer in [1, 2^26]), zero-filled, with the back end chosen by
    * `options.backend` and the validating mode by `options.validate`. Throws a RangeError for a bad
-   * capacity or back end, and an Error when 'wasm' is asked for and WebAssembly SIMD is unavailable.
+   * capacity or back end, a TypeError for an unknown option key or a non-boolean `validate`, and an
+   * Error when 'wasm' is asked for and WebAssembly SIMD is unavailable.
    */
   constructor(capacity: number, options: OcsiBatchOptions = {}) {
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 2 ** 26) {
       throw new RangeError(`OcsiBatch: capacity must be an integer in [1, 2^26], got ${String(capacity)}`);
+    }
+    checkOptionKeys('OcsiBatch: options', options, OCSI_BATCH_OPTION_KEYS);
+    if (options.validate !== undefined && typeof options.validate !== 'boolean') {
+      throw new TypeError(
+        `OcsiBatch: options.validate must be true or false, got ${String(options.validate)}`,
+      );
     }
     const want = options.backend ?? 'auto';
     if (want !== 'auto' && want !== 'wasm' && want !== 'js') {

@@ -26,6 +26,7 @@
 import { SLOT_MASK } from '../broadphase/proxies.js';
 import type { Broadphase } from '../broadphase/types.js';
 import { growArray } from '../growArray.js';
+import { checkOptionKeys, optionKeys } from '../options.js';
 
 /** The handle of a record whose body has no proxy in the broadphase. */
 export const NO_PROXY = -1;
@@ -59,10 +60,16 @@ export interface BodyTableOptions {
 }
 
 /**
+ * The keys of {@link BodyTableOptions}: any other key throws a `TypeError` naming it. Kept complete by
+ * the compiler (`optionKeys`): add a new option here too.
+ */
+const BODY_TABLE_OPTION_KEYS = optionKeys<BodyTableOptions>({ initialCapacity: true });
+
+/**
  * Records of engine bodies and their broadphase proxies (see the module comment).
  *
- * A step, as an adapter runs it:
- * ```ts
+ * A step, as an adapter runs it (a sketch: `table` and `bodies` are the adapter's):
+ * ```ts no-check
  * table.beginPass(bodies.length);
  * for (let i = 0; i < bodies.length; i++) {
  *   const r = table.visit(bodies[i], bodies[i].id, i);
@@ -95,6 +102,11 @@ export class BodyTable<B extends object> {
   used = 0;
   /** Live records (bodies in the table). */
   live = 0;
+  /**
+   * Records whose body has a proxy in the broadphase: `live` when every body's box was placed, fewer
+   * while some record is unplaced (a box the caller found unusable, or a body not placed yet).
+   */
+  proxied = 0;
 
   private bp: Broadphase;
   private readonly hooks: BodyTableHooks;
@@ -135,6 +147,7 @@ export class BodyTable<B extends object> {
     if (typeof hooks.added !== 'function' || typeof hooks.removed !== 'function') {
       throw new TypeError('BodyTable: hooks must have grow, added and removed functions');
     }
+    checkOptionKeys('BodyTable: options', options, BODY_TABLE_OPTION_KEYS);
     const capacity = options.initialCapacity ?? 64;
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new RangeError(
@@ -196,6 +209,7 @@ export class BodyTable<B extends object> {
     this.free.length = 0;
     this.used = 0;
     this.live = 0;
+    this.proxied = 0;
     this.moveCount = 0;
   }
 
@@ -294,6 +308,7 @@ export class BodyTable<B extends object> {
     for (let k = 0; k < s; k++) ib[k] = boxes[o + k];
     const handle = this.bp.insert(ib, record);
     this.handles[record] = handle;
+    this.proxied++;
     if (!this.tagged || !this.tagsChecked) this.noteSlot(handle, record);
   }
 
@@ -302,6 +317,7 @@ export class BodyTable<B extends object> {
     const h = this.handles[record];
     if (h === NO_PROXY) return;
     this.handles[record] = NO_PROXY;
+    this.proxied--;
     this.bp.remove(h);
   }
 

@@ -6,13 +6,16 @@
  * Every proxy is inserted with its own tag (negative ones too), and every update also checks the
  * incremental read-outs: `pairBuffers()` and the counts against the views, `pairTags()` entry for entry
  * (the ended pairs of removed proxies included), and `tagOf` of every live handle. Every other move
- * goes through `moveMany`.
+ * goes through `moveMany`. Static proxies (an insert's `isStatic`, `setStatic`) go to both; once a
+ * sequence used them, `isStatic` of every live handle is checked too.
  */
 import { expect } from 'vitest';
 import { type Broadphase, BruteForce, type Dimensions } from '../../src/index.js';
+import type { BroadphaseEntry } from './registry.js';
 
 export type Op =
-  | { kind: 'insert'; box: number[] }
+  | { kind: 'insert'; box: number[]; isStatic?: boolean }
+  | { kind: 'setStatic'; pick: number; isStatic: boolean }
   | { kind: 'move'; pick: number; box: number[] }
   | { kind: 'remove'; pick: number }
   | { kind: 'update' }
@@ -37,13 +40,17 @@ function asStrings(list: ArrayLike<number>): string[] {
   return out.sort();
 }
 
-/** Checks a pair list's own form: a < b in each pair, strictly ascending by (a, b). */
+/**
+ * Checks a pair list's own form: a < b in each pair, strictly ascending by (a, b). (Here and below,
+ * `expect` is called only where a check fails: a call costs microseconds, and the suites check
+ * millions of list entries — plain comparisons make the same checks a hundred times faster.)
+ */
 export function expectSortedPairs(list: ArrayLike<number>): void {
   for (let i = 0; i < list.length; i += 2) {
-    expect(list[i]).toBeLessThan(list[i + 1]);
+    if (!(list[i] < list[i + 1])) expect(list[i], `pair ${i / 2}`).toBeLessThan(list[i + 1]);
     if (i > 0) {
       const before = list[i - 2] < list[i] || (list[i - 2] === list[i] && list[i - 1] < list[i + 1]);
-      expect(before, `pairs not ascending at ${i / 2}`).toBe(true);
+      if (!before) expect(before, `pairs not ascending at ${i / 2}`).toBe(true);
     }
   }
 }
@@ -59,13 +66,27 @@ export class Lockstep {
   private readonly tags = new Map<number, number>();
   private nextTag = 1;
   private moves = 0;
+  /** Tested handle → whether it is static (once any op named the flag). */
+  private readonly statics = new Map<number, boolean>();
+  private staticsUsed = false;
   updates = 0;
 
+  /**
+   * `walk`: the tested broadphase's invariant walk, for one created without the `validate` option —
+   * run after the first update, every {@link VALIDATE_EVERY}th after it and at {@link finish} (see
+   * {@link lockstep}); none for one that checks itself after every update.
+   */
   constructor(
     readonly tested: Broadphase,
     readonly dimensions: Dimensions,
+    private readonly walk: (() => void) | null = null,
   ) {
     this.ref = new BruteForce({ dimensions });
+  }
+
+  /** The end of a sequence: the sampled invariant walk once more (nothing when there is none). */
+  finish(): void {
+    this.walk?.();
   }
 
   apply(op: Op): void {
@@ -73,8 +94,17 @@ export class Lockstep {
       case 'insert': {
         // Distinct int32 tags, about half of them negative.
         const tag = Math.imul(this.nextTag++, 0x9e3779b1);
-        const h = this.tested.insert(op.box, tag);
-        const r = this.ref.insert(op.box, tag);
+        let h: number;
+        let r: number;
+        if (op.isStatic === undefined) {
+          h = this.tested.insert(op.box, tag);
+          r = this.ref.insert(op.box, tag);
+        } else {
+          this.staticsUsed = true;
+          h = this.tested.insert(op.box, tag, op.isStatic);
+          r = this.ref.insert(op.box, tag, op.isStatic);
+        }
+        this.statics.set(h, op.isStatic === true);
         this.tags.set(h, tag);
         this.live.push([h, r]);
         this.toRef.set(h, r);
@@ -96,6 +126,16 @@ export class Lockstep {
         this.ref.remove(r);
         this.live.splice(i, 1);
         expect(this.tested.has(h)).toBe(false);
+        break;
+      }
+      case 'setStatic': {
+        if (this.live.length === 0) return;
+        const [h, r] = this.live[op.pick % this.live.length];
+        this.staticsUsed = true;
+        this.tested.setStatic(h, op.isStatic);
+        this.ref.setStatic(r, op.isStatic);
+        this.statics.set(h, op.isStatic);
+        expect(this.tested.isStatic(h)).toBe(op.isStatic);
         break;
       }
       case 'update':
@@ -127,21 +167,23 @@ export class Lockstep {
     expect(this.tested.pairCount).toBe(pairs.length / 2);
     expect(this.tested.count).toBe(this.ref.count);
     const now = toRefPairs(pairs, this.toRef);
-    expect(now).toEqual(asStrings(this.ref.pairs()));
-    expect(toRefPairs(began, this.toRef)).toEqual(asStrings(this.ref.began()));
-    expect(toRefPairs(ended, this.toRef)).toEqual(asStrings(this.ref.ended()));
-    // pairs after = pairs before + began − ended, with began new and ended old.
-    const before = new Set(this.previous);
     const b = toRefPairs(began, this.toRef);
     const e = toRefPairs(ended, this.toRef);
-    for (const p of b) expect(before.has(p), `began pair ${p} was already there`).toBe(false);
-    for (const p of e) expect(before.has(p), `ended pair ${p} was not there`).toBe(true);
+    expectSame(now, asStrings(this.ref.pairs()), 'pairs');
+    expectSame(b, asStrings(this.ref.began()), 'began');
+    expectSame(e, asStrings(this.ref.ended()), 'ended');
+    // pairs after = pairs before + began − ended, with began new and ended old.
+    const before = new Set(this.previous);
+    for (const p of b)
+      if (before.has(p)) expect(before.has(p), `began pair ${p} was already there`).toBe(false);
+    for (const p of e) if (!before.has(p)) expect(before.has(p), `ended pair ${p} was not there`).toBe(true);
     const expected = new Set(before);
     for (const p of e) expected.delete(p);
     for (const p of b) expected.add(p);
-    expect(now).toEqual([...expected].sort());
+    expectSame(now, [...expected].sort(), 'pairs before + began − ended');
     this.previous = now;
     this.checkBuffersAndTags(pairs, began, ended);
+    if (this.walk && (this.updates - 1) % VALIDATE_EVERY === 0) this.walk();
   }
 
   /** pairBuffers, the counts, pairTags and tagOf agree with the pair lists and the inserted tags. */
@@ -150,17 +192,58 @@ export class Lockstep {
     expect(t.beganCount).toBe(began.length / 2);
     expect(t.endedCount).toBe(ended.length / 2);
     const buffers = t.pairBuffers();
-    expect(Array.from(buffers.pairs.subarray(0, pairs.length))).toEqual(Array.from(pairs));
-    expect(Array.from(buffers.began.subarray(0, began.length))).toEqual(Array.from(began));
-    expect(Array.from(buffers.ended.subarray(0, ended.length))).toEqual(Array.from(ended));
+    expectSame(Array.from(buffers.pairs.subarray(0, pairs.length)), Array.from(pairs), 'pairBuffers().pairs');
+    expectSame(Array.from(buffers.began.subarray(0, began.length)), Array.from(began), 'pairBuffers().began');
+    expectSame(Array.from(buffers.ended.subarray(0, ended.length)), Array.from(ended), 'pairBuffers().ended');
     const tags = t.pairTags();
     const expectTags = (list: Int32Array, got: Int32Array, what: string) => {
       const want = Array.from(list, (h) => this.tags.get(h));
-      expect(Array.from(got.subarray(0, list.length)), `${what} tags`).toEqual(want);
+      expectSame(Array.from(got.subarray(0, list.length)), want, `${what} tags`);
     };
     expectTags(pairs, tags.pairs, 'pairs');
     expectTags(began, tags.began, 'began');
     expectTags(ended, tags.ended, 'ended');
-    for (const [h] of this.live) expect(t.tagOf(h)).toBe(this.tags.get(h));
+    // Every live handle's tag (and static flag), as one list each.
+    const live = this.live.map(([h]) => h);
+    expectSame(
+      live.map((h) => t.tagOf(h)),
+      live.map((h) => this.tags.get(h)),
+      'tagOf',
+    );
+    if (this.staticsUsed)
+      expectSame(
+        live.map((h) => t.isStatic(h)),
+        live.map((h) => this.statics.get(h)),
+        'isStatic',
+      );
   }
+}
+
+/**
+ * `expect(got, what).toEqual(want)` for lists of primitives, called only when an entry differs
+ * (`Object.is`, as `toEqual` compares primitives): the same check and the same failure report, without
+ * vitest's deep comparison on every frame's lists.
+ */
+function expectSame(got: readonly unknown[], want: readonly unknown[], what: string): void {
+  let same = got.length === want.length;
+  for (let i = 0; same && i < got.length; i++) same = Object.is(got[i], want[i]);
+  if (!same) expect(got, what).toEqual(want);
+}
+
+/** A sampled invariant walk runs after updates 1, 1 + VALIDATE_EVERY, 1 + 2 · VALIDATE_EVERY, … */
+export const VALIDATE_EVERY = 4;
+
+/**
+ * A Lockstep on a new broadphase of `entry`. One with an invariant walk of its own to call
+ * (`validate()`: SweepAndPrune, Octree) is created without the walk after every update; the Lockstep
+ * runs it after a deterministic sample of updates (the first, every {@link VALIDATE_EVERY}th) and at
+ * `finish()`, which the suites call at the end of every sequence. The walk is most of a small
+ * scene's update time; pairs, began, ended, the buffers and the tags are still compared with the
+ * reference after every update, and a structure left broken by one update is still broken at the next
+ * walk (or answers wrong before it). Any other broadphase checks itself after every update.
+ */
+export function lockstep(entry: BroadphaseEntry, d: Dimensions): Lockstep {
+  const sampled = entry.create({ dimensions: d, validate: false }) as Broadphase & { validate?: () => void };
+  if (typeof sampled.validate === 'function') return new Lockstep(sampled, d, () => sampled.validate!());
+  return new Lockstep(entry.create({ dimensions: d }), d);
 }

@@ -205,6 +205,31 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
     });
   }
 
+  for (const workers of [1, 3]) {
+    it(`${workers} worker(s) + the calling thread: coherent motion, churn, big boxes, teleports, gathering`, async () => {
+      const t = new Twin(parallel(workers, 3, { callerRegion: true, rebalanceAt: 1.2 }), 3);
+      expect(t.par.callerRegion).toBe(true);
+      expect(t.par.regionCount).toBe(workers + 1);
+      await scene(t, 3, 500 + workers, {
+        n: 500,
+        frames: 60,
+        teleport: 0.03,
+        churn: 4,
+        big: 3,
+        gatherFrom: 30,
+      });
+      expect(Math.min(...t.par.regionMembers())).toBeGreaterThan(0);
+      t.par.dispose();
+    });
+  }
+
+  it('updateAsync with the calling thread running a region gives the same lists as update', async () => {
+    const t = new Twin(parallel(2, 2, { callerRegion: true, twoPhase: 'always' }), 2);
+    await scene(t, 2, 78, { n: 300, frames: 30, teleport: 0.05, churn: 3, big: 2, async: true });
+    expect(() => t.par.update()).not.toThrow();
+    t.par.dispose();
+  });
+
   for (const workers of [2, 4]) {
     it(`${workers} workers, two-phase frames: coherent motion, churn, big boxes, teleports, gathering`, async () => {
       const t = new Twin(parallel(workers, 3, { twoPhase: 'always', rebalanceAt: 1.2 }), 3);
@@ -314,6 +339,57 @@ describe('ParallelSweepAndPrune threads', () => {
     bp.dispose(); // twice is fine
   });
 
+  it('a pool of its own: the calling thread runs region 0, so workers: N starts N − 1 threads', () => {
+    const bp = new ParallelSweepAndPrune({
+      dimensions: 3,
+      workers: 3,
+      workerUrl: workerUrl(),
+      minBoxesPerRegion: 256,
+    });
+    expect(bp.callerRegion).toBe(true);
+    expect(bp.regionCount).toBe(3);
+    const t = new Twin(bp, 3);
+    for (let i = 0; i < 3000; i++)
+      t.insert([
+        (i % 50) * 0.9,
+        Math.floor(i / 50) * 0.9,
+        0,
+        (i % 50) * 0.9 + 1,
+        Math.floor(i / 50) * 0.9 + 1,
+        1,
+      ]);
+    t.update();
+    t.compare();
+    expect(Math.min(...bp.regionMembers())).toBeGreaterThan(0);
+    for (let f = 0; f < 5; f++) {
+      for (let i = 0; i < 3000; i += 7)
+        t.move(i, [
+          (i % 50) * 0.9 + f * 0.3,
+          Math.floor(i / 50) * 0.9,
+          0,
+          (i % 50) * 0.9 + 1 + f * 0.3,
+          Math.floor(i / 50) * 0.9 + 1,
+          1,
+        ]);
+      t.update();
+      t.compare();
+    }
+    bp.dispose();
+    // One worker does everything on its thread; callerRegion: false keeps the calling thread free.
+    const one = new ParallelSweepAndPrune({ dimensions: 3, workers: 1, workerUrl: workerUrl() });
+    expect(one.callerRegion).toBe(false);
+    one.dispose();
+    const off = new ParallelSweepAndPrune({
+      dimensions: 3,
+      workers: 3,
+      workerUrl: workerUrl(),
+      callerRegion: false,
+    });
+    expect(off.callerRegion).toBe(false);
+    expect(off.regionCount).toBe(3);
+    off.dispose();
+  });
+
   it('WorkerPool.run calls onEach after each acknowledgement, in order, and survives a throwing one', () => {
     const pool = new WorkerPool({ workers: 3, workerUrl: workerUrl() });
     const seen: number[] = [];
@@ -372,6 +448,28 @@ describe('ParallelSweepAndPrune threads', () => {
     });
   }
 
+  for (const mode of ['throw', 'exit', 'hang', 'terminate'] as const) {
+    it(`a worker that crashes (${mode}) while the calling thread waits at a barrier makes update() throw`, async () => {
+      const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 1500 });
+      const bp = new ParallelSweepAndPrune({ dimensions: 3, pool, callerRegion: true, minBoxesPerRegion: 4 });
+      for (let i = 0; i < 60; i++) bp.insert([i, 0, 0, i + 1.5, 1, 1]);
+      bp.update();
+      pool.crashForTesting(1, mode);
+      const t0 = performance.now();
+      const message = {
+        throw: /worker 1 failed: .*deliberate crash/s,
+        exit: /worker 1 exited/,
+        hang: /worker 1 did not answer within 1500 ms/,
+        terminate: /worker 1 exited/,
+      }[mode];
+      bp.move(0, [0, 0, 0, 2, 1, 1]);
+      expect(() => bp.update()).toThrow(message);
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(() => bp.update()).toThrow(message);
+      pool.dispose();
+    });
+  }
+
   it('updateAsync surfaces a crash as a rejected promise', async () => {
     const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 5000 });
     const bp = new ParallelSweepAndPrune({ dimensions: 3, pool });
@@ -401,7 +499,7 @@ describe('ParallelSweepAndPrune threads', () => {
   it('rejects bad options before starting anything', () => {
     expect(
       () => new ParallelSweepAndPrune({ dimensions: 3, workers: 2, twoPhase: 'sometimes' as 'auto' }),
-    ).toThrow(/twoPhase must be 'auto', 'always' or 'never', got sometimes/);
+    ).toThrow(/twoPhase must be 'auto', 'always' or 'never', got 'sometimes'/);
     expect(() => new ParallelSweepAndPrune({ dimensions: 3, workers: 0 })).toThrow(
       /workers must be an integer/,
     );

@@ -54,12 +54,14 @@ export function sharedPool(workers: number): WorkerPool {
  * A `create` for the shared contract suite: a ParallelSweepAndPrune on the shared pool of `workers`
  * threads, cut into regions from 4 boxes per region and re-cut whenever the balance drifts (so the
  * suite's small scenes cross region borders, move between regions and see new layouts all the time).
- * `twoPhase` as the option. Each call disposes the broadphase the previous call made (the suite never goes back to it), so
- * the workers do not pile up regions.
+ * `twoPhase` as the option; with `callerRegion`, the calling thread runs one region more beside the
+ * pool's. Each call disposes the broadphase the previous call made (the suite never goes back to it),
+ * so the workers do not pile up regions.
  */
 export function parallelEntry(
   workers: number,
   twoPhase: 'auto' | 'always' | 'never' = 'auto',
+  callerRegion = false,
 ): (o: BroadphaseOptions) => Broadphase {
   let previous: ParallelSweepAndPrune | undefined;
   return (o) => {
@@ -73,6 +75,7 @@ export function parallelEntry(
       layoutInterval: 1,
       rebalanceAt: 1.05,
       twoPhase,
+      callerRegion,
     });
     return previous;
   };

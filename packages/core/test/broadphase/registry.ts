@@ -7,46 +7,52 @@ import { parallelEntry } from './parallelWorker.js';
 
 export interface BroadphaseEntry {
   name: string;
+  /**
+   * A broadphase with these options; it checks its invariants after every update unless the options
+   * say `validate: false` (then the suite calls `validate()` itself, on a sample of updates). The
+   * ParallelSweepAndPrune entries, which have no `validate()` to call, always check them (in the
+   * workers).
+   */
   create: (options: BroadphaseOptions) => Broadphase;
 }
 
 export const BROADPHASES: BroadphaseEntry[] = [
   // Default options: one region until 256 boxes (most suite scenes), then an automatic grid.
-  { name: 'SweepAndPrune', create: (o) => new SweepAndPrune({ ...o, validate: true }) },
+  { name: 'SweepAndPrune', create: (o) => new SweepAndPrune({ validate: true, ...o }) },
   // The grid switched on early, mid-sequence, with few boxes per cell.
   {
     name: 'SweepAndPrune (auto grid from 40 boxes)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, autoGridThreshold: 40, objectsPerCell: 4 }),
+    create: (o) => new SweepAndPrune({ validate: true, ...o, autoGridThreshold: 40, objectsPerCell: 4 }),
   },
   // Small fixed cells: boxes in several regions, cell crossings every frame, big boxes; boxes always
   // change regions one at a time (never the bulk rebuild).
   {
     name: 'SweepAndPrune (cells of 3)',
     create: (o) =>
-      new SweepAndPrune({ ...o, validate: true, cellSize: 3, rebuildShare: Number.POSITIVE_INFINITY }),
+      new SweepAndPrune({ validate: true, ...o, cellSize: 3, rebuildShare: Number.POSITIVE_INFINITY }),
   },
   // The bulk rebuild whenever a sampled moved box changes cells.
   {
     name: 'SweepAndPrune (cells of 2, rebuilds)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 2, rebuildShare: 0 }),
+    create: (o) => new SweepAndPrune({ validate: true, ...o, cellSize: 2, rebuildShare: 0 }),
   },
   // Insertion-sort passes for every batch of moves, however small.
   {
     name: 'SweepAndPrune (cells of 5, passes always)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 5, passShare: 0 }),
+    create: (o) => new SweepAndPrune({ validate: true, ...o, cellSize: 5, passShare: 0 }),
   },
   // One region and passes always: the classic single-list SAP with whole-list passes.
   {
     name: 'SweepAndPrune (one region, passes always)',
     create: (o) =>
-      new SweepAndPrune({ ...o, validate: true, cellSize: Number.POSITIVE_INFINITY, passShare: 0 }),
+      new SweepAndPrune({ validate: true, ...o, cellSize: Number.POSITIVE_INFINITY, passShare: 0 }),
   },
   {
     name: 'SweepAndPrune (cells of 1, big past 4 cells)',
     create: (o) =>
       new SweepAndPrune({
-        ...o,
         validate: true,
+        ...o,
         cellSize: 1,
         maxCellsPerObject: 4,
         initialCapacity: 1,
@@ -58,26 +64,26 @@ export const BROADPHASES: BroadphaseEntry[] = [
   // and change between big and small as they move.
   {
     name: 'SweepAndPrune (cells of 0.3)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 0.3 }),
+    create: (o) => new SweepAndPrune({ validate: true, ...o, cellSize: 0.3 }),
   },
   // Cells far smaller than every box (all big) and far larger (all in one cell).
   {
     name: 'SweepAndPrune (cells of 1/64)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 1 / 64 }),
+    create: (o) => new SweepAndPrune({ validate: true, ...o, cellSize: 1 / 64 }),
   },
   {
     name: 'SweepAndPrune (cells of 1e6)',
-    create: (o) => new SweepAndPrune({ ...o, validate: true, cellSize: 1e6, passShare: 0 }),
+    create: (o) => new SweepAndPrune({ validate: true, ...o, cellSize: 1e6, passShare: 0 }),
   },
-  { name: 'Octree', create: (o) => new Octree({ ...o, validate: true }) },
+  { name: 'Octree', create: (o) => new Octree({ validate: true, ...o }) },
   // One proxy per leaf in a tiny first world (splits, merges and root growth all the time), fat boxes
   // twice as large, candidates always patched, never rebuilt.
   {
     name: 'Octree (leaf capacity 1, tiny world, margin 1, no rebuilds)',
     create: (o) =>
       new Octree({
-        ...o,
         validate: true,
+        ...o,
         leafCapacity: 1,
         worldHalfSize: 1e-3,
         initialCapacity: 1,
@@ -94,4 +100,14 @@ export const BROADPHASES: BroadphaseEntry[] = [
   // for large frames.
   { name: 'ParallelSweepAndPrune (2 workers, two-phase frames)', create: parallelEntry(2, 'always') },
   { name: 'ParallelSweepAndPrune (4 workers, two-phase frames)', create: parallelEntry(4, 'always') },
+  // The calling thread running region 0 beside the workers (the default of a pool of its own), in one
+  // and two phases.
+  {
+    name: 'ParallelSweepAndPrune (1 worker + the calling thread)',
+    create: parallelEntry(1, 'auto', true),
+  },
+  {
+    name: 'ParallelSweepAndPrune (3 workers + the calling thread, two-phase frames)',
+    create: parallelEntry(3, 'always', true),
+  },
 ];

@@ -137,6 +137,34 @@ describe('MeshBVH build', () => {
   });
 });
 
+describe('relocateTriangles', () => {
+  it('moves triVerts into the caller’s array (a view on a larger buffer); refit writes there', () => {
+    const mesh = uvSphere(1, 12, 8);
+    const bvh = new MeshBVH(mesh.positions, mesh.index);
+    const before = bvh.triVerts.slice();
+    const buffer = new ArrayBuffer(64 + 4 * before.length);
+    const target = new Float32Array(buffer, 64, before.length);
+    bvh.relocateTriangles(target);
+    expect(bvh.triVerts).toBe(target);
+    expect(target).toEqual(before);
+    const moved = mesh.positions.map((x, k) => x + 0.01 * Math.sin(k));
+    bvh.refit(moved);
+    expect(bvh.triVerts).toBe(target);
+    checkTree(bvh, { positions: moved, index: mesh.index }, 8);
+  });
+  it('rejects anything but a Float32Array of the same length, before anything changes', () => {
+    const mesh = grid(3, 1);
+    const bvh = new MeshBVH(mesh.positions, mesh.index);
+    const triVerts = bvh.triVerts;
+    const n = triVerts.length;
+    expect(() => bvh.relocateTriangles(new Float32Array(n + 1))).toThrow(/relocateTriangles: target must be/);
+    expect(() => bvh.relocateTriangles(new Float64Array(n) as unknown as Float32Array)).toThrow(
+      /relocateTriangles: target must be/,
+    );
+    expect(bvh.triVerts).toBe(triVerts);
+  });
+});
+
 describe('refit', () => {
   it('after moving vertices in place, bounds are exact again', () => {
     const mesh = uvSphere(1, 16, 12);

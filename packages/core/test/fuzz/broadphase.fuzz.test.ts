@@ -4,7 +4,9 @@
  * ±Number.MAX_VALUE, tiny and zero-size boxes, wrong lengths and types, stale and made-up handles, bad
  * counts. Each call either succeeds — and after every update the structure equals the BruteForce
  * reference — or throws a TypeError/RangeError naming the argument and changes nothing (the next
- * update still equals the reference, which never saw the call). Fixed seeds.
+ * update still equals the reference, which never saw the call). Fixed seeds. A second pass per
+ * broadphase adds static proxies: inserts with hostile `isStatic` values, and `setStatic` / `isStatic`
+ * on live, stale and made-up handles with hostile values.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +20,8 @@ const SEED = Number(process.env.SIEVE_FUZZ_SEED ?? 0);
 const RUNS = Number(process.env.SIEVE_FUZZ_RUNS ?? 1);
 
 type FuzzOp =
-  | { kind: 'insert'; bounds: unknown; typed: boolean }
+  | { kind: 'insert'; bounds: unknown; typed: boolean; isStatic?: unknown }
+  | { kind: 'setStatic'; pick: number; handle: unknown; isStatic: unknown }
   | { kind: 'move'; pick: number; handle: unknown; bounds: unknown; typed: boolean }
   | { kind: 'moveMany'; picks: number[]; bad: unknown; bounds: unknown[]; count: unknown; typed: boolean }
   | { kind: 'remove'; pick: number; handle: unknown }
@@ -93,19 +96,37 @@ const badHandle = fc.constantFrom<unknown>(
   {},
 );
 
-function opArb(d: Dimensions): fc.Arbitrary<FuzzOp> {
+/** An `isStatic` argument: true or false mostly, sometimes something else. */
+const anyStaticFlag = fc.oneof(
+  { weight: 8, arbitrary: fc.boolean() as fc.Arbitrary<unknown> },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(1, 0, 'true', null, Number.NaN, {}) },
+);
+
+/** Fuzzed operations; with `statics`, inserts name a static flag and `setStatic` calls come too. */
+function opArb(d: Dimensions, statics = false): fc.Arbitrary<FuzzOp> {
   const bounds = anyBounds(d);
   const handle = fc.oneof(
     { weight: 6, arbitrary: fc.constant(undefined) },
     { weight: 1, arbitrary: badHandle },
   );
+  const insert: fc.Arbitrary<FuzzOp> = statics
+    ? fc
+        .tuple(bounds, fc.boolean(), fc.oneof(anyStaticFlag, fc.constant(undefined)))
+        .map(([b, typed, isStatic]) => ({ kind: 'insert' as const, bounds: b, typed, isStatic }))
+    : fc.tuple(bounds, fc.boolean()).map(([b, typed]) => ({ kind: 'insert' as const, bounds: b, typed }));
+  const flips: Array<{ weight: number; arbitrary: fc.Arbitrary<FuzzOp> }> = statics
+    ? [
+        {
+          weight: 4,
+          arbitrary: fc
+            .tuple(fc.integer({ min: -3, max: 1000 }), handle, anyStaticFlag)
+            .map(([pick, h, isStatic]) => ({ kind: 'setStatic' as const, pick, handle: h, isStatic })),
+        },
+      ]
+    : [];
   return fc.oneof(
-    {
-      weight: 5,
-      arbitrary: fc
-        .tuple(bounds, fc.boolean())
-        .map(([b, typed]) => ({ kind: 'insert' as const, bounds: b, typed })),
-    },
+    { weight: 5, arbitrary: insert },
+    ...flips,
     {
       weight: 5,
       arbitrary: fc
@@ -210,9 +231,36 @@ class Fuzzer {
     switch (op.kind) {
       case 'insert': {
         const b = this.boundsArg(op.bounds, op.typed);
-        if (validBounds(op.bounds, d))
-          step.apply({ kind: 'insert', box: Array.from(b as ArrayLike<number>) });
-        else expectClearError(() => bp.insert(b as number[]), /bounds|min|max/, what);
+        const flag = op.isStatic;
+        if (validBounds(op.bounds, d) && (flag === undefined || typeof flag === 'boolean')) {
+          step.apply({ kind: 'insert', box: Array.from(b as ArrayLike<number>), isStatic: flag });
+        } else if (!('isStatic' in op)) {
+          expectClearError(() => bp.insert(b as number[]), /bounds|min|max/, what);
+        } else {
+          const count = bp.count;
+          expectClearError(
+            () => bp.insert(b as number[], 0, flag as boolean),
+            /bounds|min|max|isStatic/,
+            `${what} isStatic=${show(flag)}`,
+          );
+          expect(bp.count).toBe(count);
+        }
+        break;
+      }
+      case 'setStatic': {
+        const { handle, live } = this.handleOf(op.pick, op.handle);
+        if (live >= 0 && typeof op.isStatic === 'boolean') {
+          step.apply({ kind: 'setStatic', pick: live, isStatic: op.isStatic });
+        } else {
+          expectClearError(
+            () => bp.setStatic(handle as number, op.isStatic as boolean),
+            /handle|isStatic/,
+            `setStatic ${show(handle)} ${show(op.isStatic)}`,
+          );
+          if (live < 0) {
+            expectClearError(() => bp.isStatic(handle as number), /handle/, `isStatic ${show(handle)}`);
+          }
+        }
         break;
       }
       case 'move': {
@@ -358,6 +406,20 @@ for (const entry of BROADPHASES) {
             f.step.update();
           }),
           { seed: SEED + 16_000 + d + 10 * BROADPHASES.indexOf(entry), numRuns: 40 * RUNS },
+        );
+      });
+
+      it(`${d}-D with static proxies: hostile flags and handles throw clear errors, pairs equal BruteForce`, {
+        timeout: 120_000,
+      }, (ctx) => {
+        if (typeof entry.create({ dimensions: d }).setStatic !== 'function') ctx.skip();
+        fc.assert(
+          fc.property(fc.array(opArb(d, true), { minLength: 1, maxLength: 60 }), (ops) => {
+            const f = new Fuzzer(entry.create({ dimensions: d }), d);
+            for (const op of ops) f.apply(op);
+            f.step.update();
+          }),
+          { seed: SEED + 17_000 + d + 10 * BROADPHASES.indexOf(entry), numRuns: 40 * RUNS },
         );
       });
     }

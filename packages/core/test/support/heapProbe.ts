@@ -1,6 +1,6 @@
 /**
  * Heap-growth probe, run in a child process of its own (`node --expose-gc --import tsx heapProbe.ts
- * <Broadphase> [n] [warmup] [allocate] [teleport]`) so that no test-runner traffic shares the heap. Simulates boxes bouncing in
+ * <Broadphase> [n] [warmup] [allocate] [teleport] [statics] [few]`) so that no test-runner traffic shares the heap. Simulates boxes bouncing in
  * a cube, warms up, then prints the heap growth of each window of 500 frames (after a full GC) as JSON.
  */
 import * as core from '../../src/index.js';
@@ -10,6 +10,10 @@ const [name = 'SweepAndPrune', nArg = '1000', warmArg = '3000', ...flags] = proc
 const allocateEachFrame = flags.includes('allocate');
 // Every box jumps anywhere every frame (SweepAndPrune's bulk-rebuild path) instead of bouncing.
 const teleport = flags.includes('teleport');
+// Every third box static, and two boxes a frame flipping between static and dynamic.
+const statics = flags.includes('statics');
+// Only every 32nd box moves each frame (SweepAndPrune then looks up each box instead of sweeping).
+const few = flags.includes('few');
 const jump = new Uint32Array([7]);
 const n = Number(nArg);
 const d = 3;
@@ -37,8 +41,9 @@ const fill = (i: number) => {
 };
 for (let i = 0; i < n; i++) {
   fill(i);
-  handles[i] = bp.insert(box);
+  handles[i] = statics ? bp.insert(box, i, i % 3 === 0) : bp.insert(box);
 }
+let frameCount = 0;
 bp.update();
 let checksum = 0;
 // Where the control run's arrays escape to (so the JIT cannot remove them).
@@ -58,8 +63,15 @@ const frame = () => {
       }
     }
     fill(i);
-    bp.move(handles[i], box);
+    if (!few || (i + frameCount) % 32 === 0) bp.move(handles[i], box);
   }
+  if (statics) {
+    for (let j = 0; j < 2; j++) {
+      const h = handles[(frameCount * 7 + j * 13) % n];
+      bp.setStatic(h, !bp.isStatic(h));
+    }
+  }
+  frameCount = (frameCount + 1) % n;
   bp.update();
   checksum = (checksum + bp.pairCount) | 0;
   if (allocateEachFrame) sink = [checksum];

@@ -1,9 +1,10 @@
 /**
  * Heap-growth probe for the Sieve detector, run in a child process of its own
  * (`TSX_TSCONFIG_PATH=<this folder>/tsconfig.json node --expose-gc --import tsx heapProbe.ts [n] [warmup]
- * [allocate]`), so no test-runner traffic shares the heap. A grid of bodies that never touch; every
- * frame the bounds of all bodies breathe in and out (so proxies move, broadphase pairs begin and end,
- * the x-order changes), then `Detector.collisions` runs. Prints the heap growth of each 500-frame
+ * [allocate]`), so no test-runner traffic shares the heap. A grid of bodies that never touch, every
+ * third one static; every frame the bounds of all bodies breathe in and out (so proxies move,
+ * broadphase pairs begin and end, the x-order changes) and a few bodies fall asleep or wake (their
+ * proxies turn static and back), then `Detector.collisions` runs. Prints the heap growth of each 500-frame
  * window (after a full GC) as JSON.
  */
 import Matter from 'matter-js';
@@ -22,7 +23,10 @@ const bodies: Matter.Body[] = [];
 for (let i = 0; i < n; i++) {
   const x = (i % cols) * 10;
   const y = Math.floor(i / cols) * 10;
-  bodies.push(i % 2 === 0 ? Bodies.circle(x, y, 4) : Bodies.rectangle(x, y, 7, 7));
+  const isStatic = i % 3 === 0;
+  bodies.push(
+    i % 2 === 0 ? Bodies.circle(x, y, 4, { isStatic }) : Bodies.rectangle(x, y, 7, 7, { isStatic }),
+  );
 }
 Composite.add(engine.world, bodies);
 // 'broadphase' (the default) or 'sweep': which of the detector's two paths runs.
@@ -36,7 +40,13 @@ let checksum = 0;
 let frameIndex = 0;
 export let sink: number[] = [];
 const frame = () => {
-  const grow = (frameIndex++ % 7) * 0.5; // 0 … 3 px: neighbours' bounds overlap on some frames
+  const grow = (frameIndex % 7) * 0.5; // 0 … 3 px: neighbours' bounds overlap on some frames
+  // Five bodies a frame fall asleep or wake (the flag written as Sleeping.set writes it).
+  for (let k = 0; k < 5; k++) {
+    const b = bodies[(frameIndex * 37 + k * 101) % bodies.length];
+    b.isSleeping = !b.isSleeping;
+  }
+  frameIndex++;
   for (let i = 0; i < bodies.length; i++) {
     const b = bodies[i].bounds;
     const o = base[i];

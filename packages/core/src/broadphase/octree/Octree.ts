@@ -38,14 +38,25 @@
  * re-tests the exact boxes of the other moved proxies' candidates; when most proxies got a new fat box
  * it rebuilds every candidate instead. The pair set (PairSet) only hears of pairs that start or stop
  * overlapping; pairs of two boxes that did not move cost nothing. PairSet sorts the output, so pairs,
- * began and ended are the same as any other correct broadphase's.
+ * began and ended are the same as any other correct broadphase's. Two static proxies are never
+ * candidates (Bullet's per-proxy filter, applied where a candidate would be made): a static proxy's
+ * tree query skips the static ones, and one whose flag changes refreshes its candidates at the next
+ * update, as if it had a new fat box.
  *
  * Queries (`queryBounds`) and the tree see every insert, move and remove at once; pairs change at
  * `update()`. A query callback must not insert, move or remove proxies.
  */
 
 import { growArray } from '../../growArray.js';
-import { checkBounds, checkOptions, checkQueryOut, emitQueryResult, SLOT_MASK } from '../proxies.js';
+import { optionKeys } from '../../options.js';
+import {
+  checkBounds,
+  checkOptions,
+  checkQueryOut,
+  checkStaticFlag,
+  emitQueryResult,
+  SLOT_MASK,
+} from '../proxies.js';
 import type { Broadphase, BroadphaseOptions, QueryCallback } from '../types.js';
 import { OctreeInvariants } from './invariants.js';
 import { SegmentPool } from './segments.js';
@@ -84,6 +95,23 @@ export interface OctreeOptions extends BroadphaseOptions {
   worldHalfSize?: number;
 }
 
+/**
+ * The keys of {@link OctreeOptions}: any other key given to the constructor throws a `TypeError`
+ * naming it. Kept complete by the compiler (`optionKeys`): add a new option here too.
+ */
+export const OCTREE_OPTION_KEYS = optionKeys<OctreeOptions>({
+  dimensions: true,
+  initialCapacity: true,
+  validate: true,
+  leafCapacity: true,
+  looseness: true,
+  maxDepth: true,
+  margin: true,
+  rebuildShare: true,
+  worldCenter: true,
+  worldHalfSize: true,
+});
+
 /** A snapshot of the tree's shape, for tests and tuning. */
 export interface OctreeStats {
   /** Nodes in the tree (the root included). */
@@ -111,13 +139,21 @@ export interface OctreeStats {
  * candidate pairs) and on wide spreads of sizes; `SweepAndPrune` wins when boxes jump or move fast
  * (teleports, respawns, fast motion). Measured figures: the README's "Which broadphase".
  *
+ * @example
  * ```ts
+ * import { Octree } from '@sieve/core';
+ *
  * const tree = new Octree({ dimensions: 3 });
- * const h = tree.insert([0, 0, 0, 1, 1, 1]);
- * tree.move(h, [0.5, 0, 0, 1.5, 1, 1]);
+ * const ground = tree.insert([-100, -1, -100, 100, 0, 100]);
+ * const crate = tree.insert([0, 0, 0, 1, 1, 1]);
  * tree.update();
- * const began = tree.began(); // [a0, b0, a1, b1, ...], sorted
- * for (let i = 0; i < began.length; i += 2) startContact(began[i], began[i + 1]);
+ * console.log(tree.pairCount); // 1: the crate touches the ground
+ * tree.move(crate, [0, 3, 0, 1, 4, 1]);
+ * tree.update();
+ * const ended = tree.ended(); // [a0, b0, a1, b1, ...], sorted: here [ground, crate]
+ * const found: number[] = [];
+ * tree.queryBounds([0.5, 3.5, 0.5, 2, 5, 2], found); // handles whose boxes overlap this box
+ * console.log(ended, found); // Int32Array [ground, crate], [crate]
  * ```
  */
 export class Octree extends OctreeInvariants {
@@ -143,7 +179,7 @@ export class Octree extends OctreeInvariants {
   protected readonly scratch: Float64Array;
 
   constructor(options: OctreeOptions) {
-    const capacity = checkOptions(options, 'Octree').initialCapacity ?? 64;
+    const capacity = checkOptions(options, 'Octree', OCTREE_OPTION_KEYS).initialCapacity ?? 64;
     super(options.dimensions, capacity, 'Octree');
     const d = options.dimensions;
     this.validateEachUpdate = options.validate ?? false;
@@ -212,8 +248,8 @@ export class Octree extends OctreeInvariants {
     return this.liveNodes;
   }
 
-  insert(bounds: ArrayLike<number>, tag?: number): number {
-    const slot = this.store.allocate(bounds, tag);
+  insert(bounds: ArrayLike<number>, tag?: number, isStatic?: boolean): number {
+    const slot = this.store.allocate(bounds, tag, isStatic);
     this.markDirty(slot);
     this.markRefat(slot);
     this.setFat(slot, false);
@@ -243,6 +279,18 @@ export class Octree extends OctreeInvariants {
       for (let j = 0; j < s; j++) box[slot * s + j] = bounds[i * s + j];
       this.moved(slot);
     }
+  }
+
+  /** {@inheritDoc Broadphase.setStatic} */
+  setStatic(handle: number, isStatic: boolean): void {
+    const slot = this.store.slotOf(handle, 'setStatic');
+    checkStaticFlag(isStatic, 'Octree.setStatic', false);
+    const flag = isStatic ? 1 : 0;
+    if (this.store.statics[slot] === flag) return;
+    this.store.statics[slot] = flag;
+    // Its candidates are refreshed at the update: the ones with static proxies go or come.
+    this.markDirty(slot);
+    this.markRefat(slot);
   }
 
   remove(handle: number): void {

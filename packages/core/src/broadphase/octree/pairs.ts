@@ -3,7 +3,7 @@
  * the pairs they feed: dropped for removed proxies, refreshed by a tree query for proxies with a new
  * fat box, rebuilt wholesale when most proxies got one, and re-tested exactly for proxies that moved
  * inside their fat box. Temporal coherence as Box2D's broadphase (a persistent list of fat-box
- * overlaps, updated for moved proxies only).
+ * overlaps, updated for moved proxies only). Two static proxies are never candidates.
  */
 
 import { growArray } from '../../growArray.js';
@@ -26,11 +26,14 @@ export abstract class OctreePairs extends OctreePlacement {
   }
 
   /**
-   * Slot a's fat box changed: drops the candidates it no longer overlaps (ending their pairs), then
-   * queries the tree for the fat boxes it overlaps now and adds the new ones.
+   * Slot a's fat box (or static flag) changed: drops the candidates it no longer overlaps (ending their
+   * pairs), then queries the tree for the fat boxes it overlaps now and adds the new ones (a static
+   * slot skips the static ones).
    */
   protected refreshCandidates(a: number, rebuild = false): void {
     const epoch = rebuild ? this.nextEpoch() : this.pruneCandidates(a);
+    const statics = this.store.statics;
+    const fixed = statics[a] === 1;
     const d = this.dimensions;
     const s = 2 * d;
     const f = this.fat;
@@ -48,6 +51,7 @@ export abstract class OctreePairs extends OctreePlacement {
       for (let i = this.start[n]; i < end; i++) {
         const o = itemSlot[i];
         if (rebuild ? o <= a : stamp[o] === epoch) continue;
+        if (fixed && statics[o] === 1) continue;
         if (!overlapsBoxes(itemBox, i * s, f, q, d)) continue;
         stamp[o] = epoch;
         this.addCandidate(a, o);
@@ -64,6 +68,8 @@ export abstract class OctreePairs extends OctreePlacement {
   /** {@link refreshCandidates} for 3-D, unrolled (the tree query is the hot loop of busy frames). */
   protected refreshCandidates3(a: number, rebuild = false): void {
     const epoch = rebuild ? this.nextEpoch() : this.pruneCandidates(a);
+    const statics = this.store.statics;
+    const fixed = statics[a] === 1;
     const f = this.fat;
     const box = this.box;
     const stamp = this.stamp;
@@ -99,6 +105,7 @@ export abstract class OctreePairs extends OctreePlacement {
         const o = itemSlot[i];
         // In a rebuild the smaller slot of each pair adds it; else only pairs not yet known.
         if (rebuild ? o <= a : stamp[o] === epoch) continue;
+        if (fixed && statics[o] === 1) continue;
         stamp[o] = epoch;
         this.addCandidate(a, o);
       }
@@ -151,8 +158,9 @@ export abstract class OctreePairs extends OctreePlacement {
   }
 
   /**
-   * Drops slot a's candidates whose fat boxes no longer overlap a's (ending their reported pairs),
-   * re-tests the others' exact boxes and stamps them, and a itself, with a new epoch; returns it.
+   * Drops slot a's candidates whose fat boxes no longer overlap a's, or which are static as a is
+   * (ending their reported pairs), re-tests the others' exact boxes and stamps them, and a itself,
+   * with a new epoch; returns it.
    */
   protected pruneCandidates(a: number): number {
     const epoch = this.nextEpoch();
@@ -161,12 +169,14 @@ export abstract class OctreePairs extends OctreePlacement {
     const f = this.fat;
     const exact = this.store.bounds;
     const cands = this.candidates;
+    const statics = this.store.statics;
+    const fixed = statics[a] === 1;
     let l = cands.head[a];
     while (l !== NONE) {
       const after = cands.next[l];
       const b = cands.ends[l ^ 1];
       const e = l >> 1;
-      if (overlapsBoxes(f, a * s, f, b * s, d)) {
+      if (overlapsBoxes(f, a * s, f, b * s, d) && !(fixed && statics[b] === 1)) {
         this.stamp[b] = epoch;
         const now = overlapsBoxes(exact, a * s, exact, b * s, d) ? 1 : 0;
         if (now !== cands.over[e]) {

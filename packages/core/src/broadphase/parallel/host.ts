@@ -2,241 +2,262 @@
  * ParallelSweepAndPrune: the region-parallel sweep and prune of the sweep-and-prune notes, §2, under
  * Sieve's broadphase contract — space split into regions, each region's sequential sweep and prune
  * run on its own worker thread, its pairs merged into one pair list identical (same pairs, began and
- * ended, same order) to the sequential SweepAndPrune's for any number of workers.
+ * ended, same order, same tags) to the sequential SweepAndPrune's for any number of workers.
  *
  * The host thread keeps what the contract promises: generational handles and validation (the same
  * proxy store as every Sieve broadphase, so the same operations give the same handles as
- * SweepAndPrune), the latest bounds and live flags (in shared memory: the store's arrays are
- * `SharedArrayBuffer` views, so `insert` / `move` write straight where the workers read), the list of
- * slots changed since the last update, and the region layout (layout.ts: load balanced by counts,
- * re-cut when one region holds too many boxes). `update()` hands the frame to every region
- * (region.ts) and merges their began/ended pairs into a reference-counted pair set (Bullet's hashed
- * pair cache, as SweepAndPrune's own regions do), which sorts them by handle.
+ * SweepAndPrune), the latest bounds, live and static flags (in shared memory: the store's arrays are
+ * `SharedArrayBuffer` views, so `insert` / `move` write straight where the workers read — and so can
+ * the caller, through `bounds`), the list of slots changed since the last
+ * update, and the region layout (layout.ts: load balanced by counts, re-cut when one region holds too
+ * many boxes). `update()` runs a frame's phases on the workers (shared.ts: check and classify,
+ * regions, merge by key range) and concatenates the merged ranges (pairLists.ts). Where it can block,
+ * the calling thread runs region 0 itself — the fork-join pattern in which the thread that forks
+ * takes a share instead of idling (as in OpenMP's master thread) — so `workers: N` puts N threads to
+ * work, never one more than the cores when N is the core count. Beyond its region, the host touches no
+ * box and no pair per frame but to copy the final lists.
  *
  * Without shared memory (a page that is not cross-origin isolated) or worker threads, the regions run
  * one after the other on the calling thread — same results — and the broadphase says so once.
  */
-import { growArray } from '../../growArray.js';
 import { PairedBroadphase } from '../pairedBroadphase.js';
-import { checkBounds, checkOptions, SLOT_MASK } from '../proxies.js';
-import type { BroadphaseOptions, QueryCallback } from '../types.js';
-import { imbalance, RegionLayout } from './layout.js';
+import { checkBounds, checkStaticFlag, SLOT_MASK } from '../proxies.js';
+import type { PairBuffers, QueryCallback } from '../types.js';
+import { Frames } from './frames.js';
+import { type ParallelSweepAndPruneOptions, readParallelOptions } from './options.js';
 import { hardwareThreads, WorkerPool, workersUnavailable } from './pool.js';
 import { RegionRunner } from './region.js';
 import {
   CMD_CLASSIFY,
   CMD_FRAME,
+  CMD_MERGE,
   CMD_RESEND,
-  H_DIRTY,
-  H_FULL,
-  H_MASKED,
-  H_REGION_MEMBERS,
-  H_USED,
-  HEADER_WORDS,
-  headerWords,
-  type InstanceBuffers,
+  CMD_STEP,
+  H_ABORT,
   makeBuffer,
-  OUT_BEGAN,
-  OUT_ENDED,
-  OUT_INITIAL_WORDS,
-  OUT_PAIRS,
-  REGION_STAT_WORDS,
   sharedMemoryAvailable,
+  T_STRIDE,
 } from './shared.js';
 
-/** Options of {@link ParallelSweepAndPrune}. */
-export interface ParallelSweepAndPruneOptions extends BroadphaseOptions {
-  /**
-   * Regions, one per worker thread. Default: the pool's size, or the hardware's threads (at most 8).
-   */
-  workers?: number;
-  /** Workers to run on (shared with other broadphases; `dispose()` leaves it running). */
-  pool?: WorkerPool;
-  /** Where the worker script is, when this broadphase starts its own pool (see {@link WorkerPoolOptions}). */
-  workerUrl?: string | URL;
-  /** Longest wait for a worker (ms) before `update()` throws. Default 20 000. */
-  timeoutMs?: number;
-  /** Run the regions on the calling thread even where workers are possible. Default false. */
-  inThread?: boolean;
-  /** Re-cut the regions when the fullest holds this many times the mean. Default 1.25. */
-  rebalanceAt?: number;
-  /** At least this many updates between two layouts. Default 8. */
-  layoutInterval?: number;
-  /** Below this many boxes per region, region 0 holds everything. Default 1 024. */
-  minBoxesPerRegion?: number;
-  /**
-   * How a frame finds each region's boxes. `'auto'` (default): from 4 regions and 4 096 changed boxes,
-   * in two phases — every worker first sorts its share of the changed boxes into regions, then each
-   * region reads only its own (each box's bounds read once, not once per region) — else in one, each
-   * region testing every changed box. `'always'` / `'never'` force it (two phases need 2 to 32
-   * regions). The results are the same either way.
-   */
-  twoPhase?: 'auto' | 'always' | 'never';
-}
+export type { ParallelSweepAndPruneOptions } from './options.js';
 
 /** How the regions run: on worker threads, or one after the other on the calling thread. */
 export type ParallelMode = 'workers' | 'in-thread';
 
 let warnedFallback = false;
 
-/** Regions from which a frame classifies the changed boxes once, in parallel, before the regions run. */
-const MASKED_MIN_REGIONS = 4;
-/** Changed slots below which one phase is cheaper than the extra hand-off of a second. */
-const MASKED_MIN_SLOTS = 4096;
-
 /**
  * Region-parallel sweep and prune on worker threads. Implements the `Broadphase` contract of
- * {@link @sieve/core!Broadphase | @sieve/core}: the same handles, pairs, began/ended lists and order as
- * the sequential `SweepAndPrune` for the same operations, whatever the number of workers.
+ * {@link @sieve/core!Broadphase | @sieve/core}: the same handles, pairs, began/ended lists, tags and
+ * order as the sequential `SweepAndPrune` for the same operations, whatever the number of workers.
  *
- * Every method throws an `Error` naming itself when called after {@link ParallelSweepAndPrune.dispose}
- * or while an {@link ParallelSweepAndPrune.updateAsync} is in flight.
+ * Bounds go in through `insert` / `move` / `moveMany` (checked and copied on the calling thread), or
+ * without a copy: write them straight into `bounds` and call
+ * {@link ParallelSweepAndPrune.markMoved} or {@link ParallelSweepAndPrune.markAllMoved}; the workers
+ * then check them at the next update, which throws a `RangeError` naming the first bad proxy before
+ * anything changes.
+ *
+ * After {@link ParallelSweepAndPrune.dispose}, every method and the `count`, `pairCount`, `beganCount`
+ * and `endedCount` getters throw an `Error` naming themselves; so does everything but those getters
+ * while an {@link ParallelSweepAndPrune.updateAsync} is in flight.
+ *
+ * @example
+ * ```ts
+ * import { ParallelSweepAndPrune } from '@sieve/core/parallel';
+ *
+ * const bp = new ParallelSweepAndPrune({ dimensions: 3, workers: 2 }); // pays from ~20 000 moving boxes
+ * for (let i = 0; i < 1000; i++) bp.insert([i * 0.9, 0, 0, i * 0.9 + 1, 1, 1]); // a row of boxes
+ * bp.update(); // blocks until the regions are done: Node, or inside a Web Worker
+ * console.log(bp.pairCount, bp.mode, bp.fallbackReason); // 999, 'workers' (or 'in-thread' and why)
+ * bp.moveMany([0], [500, 0, 0, 501, 1, 1]); // handles, and their bounds in one flat array
+ * await bp.updateAsync(); // a browser page's main thread: never blocks
+ * console.log(bp.began(), bp.ended()); // the same lists, in the same order, as SweepAndPrune's
+ * bp.dispose(); // stops the worker threads
+ * ```
  */
 export class ParallelSweepAndPrune extends PairedBroadphase {
   /** `'workers'`, or `'in-thread'` where shared memory or threads are missing (or `inThread` was set). */
   readonly mode: ParallelMode;
   /** Why the regions run on the calling thread (null when they run on workers or `inThread` was asked). */
   readonly fallbackReason: string | null;
-  /** Number of regions (one per worker). */
+  /** Number of regions (one per thread that runs one: the workers, and the calling thread in `update()`). */
   readonly regionCount: number;
+  /**
+   * Whether the calling thread runs region 0 itself beside the workers (see the `callerRegion` option;
+   * false in-thread, where it runs them all); the workers then run regions 1 and up.
+   */
+  readonly callerRegion: boolean;
   private readonly shared: boolean;
   private readonly pool: WorkerPool | null;
   private readonly ownPool: boolean;
   private readonly id: number;
+  /** The regions run on this thread: all of them in-thread, region 0 with `callerRegion`, else none. */
   private readonly runners: RegionRunner[] = [];
-  private readonly layout: RegionLayout;
-  private readonly rebalanceAt: number;
-  private readonly layoutInterval: number;
-  private readonly minBoxesPerRegion: number;
-  private readonly twoPhase: 'auto' | 'always' | 'never';
-  private readonly validateEachUpdate: boolean;
-  private dirty: Int32Array;
-  /** Per entry of the frame's slot list, its regions as bits (the two-phase frame, see H_MASKED). */
-  private masks: Uint32Array;
-  private dirtyFlag: Uint8Array;
-  private dirtyCount = 0;
-  private readonly header: Int32Array;
-  private readonly timings: Float64Array;
-  private readonly regions: Float64Array;
-  private readonly outs: Int32Array[] = [];
-  private buffersChanged = false;
-  private layoutSplit = false;
-  private updatesSinceLayout = 0;
-  private layoutPending = false;
+  /** Regions on this thread before the workers' (1 with `callerRegion`): region r runs on worker r − first. */
+  private readonly firstOnWorkers: number;
+  private readonly frames: Frames;
   private inFlight = false;
   private disposed = false;
-  private readonly members: Int32Array;
-  /** 1 for a region whose output buffer grew and must be written again. */
-  private readonly resend = new Uint8Array(256);
-  /** 1 for a region whose pair changes of this frame are already in the pair set (cleared by prepare). */
-  private readonly merged = new Uint8Array(256);
-  /** Merges one region's output as its worker finishes (made once: no closure per frame). */
-  private readonly mergeEach = (r: number): void => this.mergeRegion(r);
-  /** Imbalance measured right after the last layout (what the layout could do). */
-  private baseline = 1;
+  /** The phase the calling thread's region runs next to the workers' (see {@link ownShare}). */
+  private phase = CMD_STEP;
+  /** The worker that holds a command up: the one whose region got least far (see H_REGION_PROGRESS). */
+  private readonly blame = (): number => Math.max(0, this.frames.laggard() - this.firstOnWorkers);
+  /** The calling thread's share of a command run on the workers (bound once: nothing allocated per frame). */
+  private readonly ownShare = (): void => runPhase(this.runners[0], this.phase);
 
   constructor(options: ParallelSweepAndPruneOptions) {
-    const o = checkOptions(options, 'ParallelSweepAndPrune');
-    super(o.dimensions, o.initialCapacity ?? 64, 'ParallelSweepAndPrune');
-    const name = 'ParallelSweepAndPrune';
-    if (o.workers !== undefined && !(Number.isInteger(o.workers) && o.workers >= 1 && o.workers <= 256)) {
-      throw new RangeError(`${name}: workers must be an integer from 1 to 256, got ${String(o.workers)}`);
-    }
-    if (o.pool && o.workers !== undefined && o.workers !== o.pool.size) {
-      throw new RangeError(`${name}: workers is ${o.workers} but the pool has ${o.pool.size}`);
-    }
-    this.rebalanceAt = o.rebalanceAt ?? 1.25;
-    this.layoutInterval = o.layoutInterval ?? 8;
-    this.minBoxesPerRegion = o.minBoxesPerRegion ?? 1024;
-    if (!(this.rebalanceAt >= 1)) throw new RangeError(`${name}: rebalanceAt must be >= 1`);
-    if (!(this.layoutInterval >= 1)) throw new RangeError(`${name}: layoutInterval must be >= 1`);
-    if (!(this.minBoxesPerRegion >= 1)) throw new RangeError(`${name}: minBoxesPerRegion must be >= 1`);
-    this.twoPhase = o.twoPhase ?? 'auto';
-    if (this.twoPhase !== 'auto' && this.twoPhase !== 'always' && this.twoPhase !== 'never') {
-      throw new RangeError(
-        `${name}: twoPhase must be 'auto', 'always' or 'never', got ${String(o.twoPhase)}`,
-      );
-    }
-    this.validateEachUpdate = o.validate ?? false;
-    const regions = o.pool?.size ?? o.workers ?? Math.min(hardwareThreads(), 8);
+    const o = readParallelOptions(
+      options,
+      hardwareThreads,
+      (p): p is WorkerPool => p instanceof WorkerPool,
+      !isBrowserMainThread(),
+    );
+    super(o.dimensions, o.initialCapacity, 'ParallelSweepAndPrune');
+    const regions = o.regions;
     this.regionCount = regions;
 
     let reason: string | null = null;
-    if (o.pool) {
-      if (o.pool.isDisposed) throw new Error(`${name}: the pool was disposed`);
-    } else if (!sharedMemoryAvailable()) {
-      reason =
-        'SharedArrayBuffer is unavailable (serve the page with Cross-Origin-Opener-Policy: same-origin and ' +
-        'Cross-Origin-Embedder-Policy: require-corp to enable it)';
-    } else {
-      reason = workersUnavailable();
+    if (!o.pool) {
+      if (!sharedMemoryAvailable()) {
+        reason =
+          'SharedArrayBuffer is unavailable (serve the page with Cross-Origin-Opener-Policy: same-origin and ' +
+          'Cross-Origin-Embedder-Policy: require-corp to enable it)';
+      } else reason = workersUnavailable();
     }
     this.shared = o.pool !== undefined || (reason === null && !o.inThread);
     this.mode = this.shared ? 'workers' : 'in-thread';
-    this.fallbackReason = o.inThread && !o.pool ? null : reason;
+    this.fallbackReason = o.inThread ? null : reason;
     if (this.fallbackReason && !warnedFallback) {
       warnedFallback = true;
       console.warn(`@sieve/core/parallel: ${this.fallbackReason}; regions run on the calling thread.`);
     }
 
     // Shared copies of the store's arrays: insert / move write straight where the regions read.
-    this.store.bounds = this.sharedCopy(this.store.bounds) as Float64Array;
-    this.store.alive = this.sharedCopy(this.store.alive) as Uint8Array;
-    const capacity = this.store.capacity;
-    this.dirty = new Int32Array(makeBuffer(4 * capacity, this.shared));
-    this.masks = new Uint32Array(makeBuffer(4 * capacity, this.shared));
-    this.dirtyFlag = new Uint8Array(capacity);
-    this.header = new Int32Array(makeBuffer(4 * headerWords(regions), this.shared));
-    this.timings = new Float64Array(makeBuffer(8 * regions, this.shared));
-    this.regions = new Float64Array(makeBuffer(8 * 2 * this.dimensions * regions, this.shared));
-    this.members = new Int32Array(regions);
-    this.layout = new RegionLayout(this.dimensions, regions);
-    this.layout.single(this.regions);
-    for (let r = 0; r < regions; r++) {
-      this.outs.push(new Int32Array(makeBuffer(4 * OUT_INITIAL_WORDS, this.shared)));
-    }
+    this.shareStore();
+    this.frames = new Frames(this.store, o, this.shared);
 
+    this.callerRegion = this.shared && o.callerRegion;
+    this.firstOnWorkers = this.callerRegion ? 1 : 0;
     if (this.shared) {
       this.ownPool = o.pool === undefined;
       this.pool =
-        o.pool ?? new WorkerPool({ workers: regions, workerUrl: o.workerUrl, timeoutMs: o.timeoutMs });
+        o.pool ??
+        new WorkerPool({
+          workers: regions - this.firstOnWorkers,
+          workerUrl: o.workerUrl,
+          timeoutMs: o.timeoutMs,
+        });
       this.id = this.pool.newId();
       for (let r = 0; r < regions; r++) {
-        this.pool.post(r, {
+        if (r < this.firstOnWorkers) {
+          const runner = new RegionRunner(this.dimensions, r, this.frames.buffersOf(r), o.validate);
+          // At a barrier the calling thread checks on the workers: a dead one never keeps it waiting.
+          runner.waitCheck = this.pool.poll;
+          this.runners.push(runner);
+          continue;
+        }
+        this.pool.post(r - this.firstOnWorkers, {
           type: 'attach',
           id: this.id,
           dimensions: this.dimensions,
           region: r,
-          validate: this.validateEachUpdate,
-          buffers: this.buffersOf(r),
+          validate: o.validate,
+          buffers: this.frames.buffersOf(r),
         });
       }
     } else {
       this.ownPool = false;
       this.pool = null;
       this.id = 0;
+      this.firstOnWorkers = regions;
       for (let r = 0; r < regions; r++) {
-        this.runners.push(new RegionRunner(this.dimensions, r, this.buffersOf(r), this.validateEachUpdate));
+        this.runners.push(new RegionRunner(this.dimensions, r, this.frames.buffersOf(r), o.validate));
       }
     }
   }
 
-  /** Resolves once every worker has started (immediately in-thread). */
+  /** Resolves once every worker has started (immediately in-thread); rejects with a worker's failure. */
   ready(): Promise<void> {
+    this.usable('ready');
     return this.pool ? this.pool.ready() : Promise.resolve();
+  }
+
+  /**
+   * The bounds of every proxy, in shared memory, for writing without a copy: proxy `handle`'s box is
+   * `bounds[offsetOf(handle) ... + 2·dimensions)`, `[minX, minY, maxX, maxY]` (or with z: min x, y, z then
+   * max x, y, z) — that is, at `(handle & 0xFFFFF) · 2·dimensions`. After writing, call
+   * {@link markMoved} for each proxy written or {@link markAllMoved}; the next update checks the
+   * written boxes on the workers. The array is replaced when the broadphase grows (an `insert` past
+   * its capacity; see `initialCapacity`): read it again after inserting.
+   */
+  get bounds(): Float64Array {
+    this.usable('bounds');
+    return this.store.bounds;
+  }
+
+  /** Where proxy `handle`'s box starts in `bounds`. Throws for a stale or unknown handle. */
+  offsetOf(handle: number): number {
+    this.usable('offsetOf');
+    return this.store.slotOf(handle, 'offsetOf') * this.store.stride;
+  }
+
+  /**
+   * Tells the broadphase that `handle`'s box was written straight into `bounds`; the next update
+   * reads and checks it (a bad box makes that update throw a `RangeError` naming the proxy, before
+   * anything changes). Throws for a stale or unknown handle.
+   */
+  markMoved(handle: number): void {
+    this.usable('markMoved');
+    this.frames.markDirty(this.store.slotOf(handle, 'markMoved'));
+    this.frames.unchecked = true;
+    this.frames.everUnchecked = true;
+  }
+
+  /**
+   * Tells the broadphase that every dynamic proxy's box may have been written straight into
+   * `bounds`: the next update reads and checks all of them on the workers (the host does
+   * nothing per proxy). Static proxies are read only when listed: move them with `move` or
+   * {@link markMoved}.
+   */
+  markAllMoved(): void {
+    this.usable('markAllMoved');
+    this.frames.allMoved = true;
+    this.frames.unchecked = true;
+    this.frames.everUnchecked = true;
   }
 
   /**
    * Adds a box (`[minX, minY, maxX, maxY]`, or with z: 2·dimensions finite numbers, min ≤ max) and
    * returns its handle; its pairs appear at the next update. `tag` (an int32, default 0) is stored with
-   * the proxy and read back with `tagOf` and `pairTags`. Throws a `RangeError`/`TypeError` naming the
-   * argument for bad bounds or tag, before anything changes.
+   * the proxy and read back with `tagOf` and `pairTags`; a static proxy (`isStatic`) never pairs with
+   * another static one. Throws a `RangeError`/`TypeError` naming the argument, before anything changes.
    */
-  insert(bounds: ArrayLike<number>, tag?: number): number {
+  insert(bounds: ArrayLike<number>, tag?: number, isStatic?: boolean): number {
     this.usable('insert');
-    const slot = this.store.allocate(bounds, tag);
-    this.markDirty(slot);
+    const slot = this.store.allocate(bounds, tag, isStatic);
+    this.frames.markDirty(slot);
     return this.store.handles[slot];
+  }
+
+  /**
+   * Marks a proxy static or dynamic; at the next update its pairs with static proxies end (made
+   * static) or begin (made dynamic). The same value again changes nothing. Throws for a stale or
+   * unknown handle or a flag that is not a boolean.
+   */
+  setStatic(handle: number, isStatic: boolean): void {
+    this.usable('setStatic');
+    const slot = this.store.slotOf(handle, 'setStatic');
+    checkStaticFlag(isStatic, 'ParallelSweepAndPrune.setStatic', false);
+    const flag = isStatic ? 1 : 0;
+    if (this.store.statics[slot] === flag) return;
+    this.store.statics[slot] = flag;
+    this.frames.markDirty(slot);
+  }
+
+  /** Whether a live proxy is static. Throws for a stale or unknown handle. */
+  override isStatic(handle: number): boolean {
+    this.usable('isStatic');
+    return super.isStatic(handle);
   }
 
   /**
@@ -248,21 +269,22 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     const slot = this.store.slotOf(handle, 'move');
     checkBounds(bounds, this.dimensions, 'ParallelSweepAndPrune.move');
     this.store.setBounds(slot, bounds);
-    this.markDirty(slot);
+    this.frames.markDirty(slot);
   }
 
   /**
    * Moves many proxies at once: `handles[i]` gets the bounds at `bounds[i · 2D ... i · 2D + 2D)`.
-   * Validates everything before changing anything.
+   * Validates everything before changing anything. (Writing into `bounds` saves this copy.)
    */
   moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void {
     this.usable('moveMany');
     const n = this.store.checkMany(handles, bounds, count, 'moveMany');
     const s = this.store.stride;
     const box = this.store.bounds;
-    const flag = this.dirtyFlag;
-    const dirty = this.dirty;
-    let dirtyCount = this.dirtyCount;
+    const frames = this.frames;
+    const flag = frames.listed;
+    const dirty = frames.dirty;
+    let dirtyCount = frames.dirtyCount;
     for (let i = 0; i < n; i++) {
       const slot = handles[i] & SLOT_MASK;
       const o = slot * s;
@@ -281,7 +303,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
         dirty[dirtyCount++] = slot;
       }
     }
-    this.dirtyCount = dirtyCount;
+    frames.dirtyCount = dirtyCount;
   }
 
   /**
@@ -292,12 +314,15 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.usable('remove');
     const slot = this.store.slotOf(handle, 'remove');
     this.store.release(slot);
-    this.markDirty(slot);
+    this.frames.markDirty(slot);
   }
 
   /**
-   * Brings the pair set up to date, blocking until every region is done (Node, or inside a worker).
-   * On a browser's main thread, where blocking is not allowed, use {@link updateAsync}.
+   * Brings the pair lists up to date, blocking until every worker is done (Node, or inside a worker).
+   * On a browser's main thread, where blocking is not allowed, use {@link updateAsync}. Throws a
+   * `RangeError` naming the first proxy whose box, written into `bounds`, is not finite with
+   * min ≤ max (nothing changed then: fix it and update again), or the error of a worker that failed
+   * or exited (its real cause, within about a millisecond of it).
    */
   update(): void {
     this.usable('update');
@@ -306,42 +331,71 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
         "ParallelSweepAndPrune.update: a browser's main thread cannot block; use `await updateAsync()`",
       );
     }
-    const masked = this.prepare();
+    const frames = this.frames;
+    const regions = this.regionCount;
+    const classify = this.prepare();
     if (this.pool) {
-      if (masked) this.pool.run(CMD_CLASSIFY, this.id, this.regionCount);
-      // Each region's pair changes are merged as soon as it is done, while slower ones still run.
-      this.pool.run(CMD_FRAME, this.id, this.regionCount, 0, this.mergeEach);
-      const overflow = this.growOutputs();
-      if (overflow > 0) this.resendSync();
+      // All three phases in one hand-off; the threads meet at barriers of their own.
+      this.runAll(CMD_STEP);
+      frames.throwIfBad();
     } else {
-      if (masked) for (const runner of this.runners) runner.classify();
-      for (const runner of this.runners) runner.frame();
-      this.growOutputs();
+      if (classify) {
+        this.runAll(CMD_CLASSIFY);
+        frames.throwIfBad();
+      }
+      this.runAll(CMD_FRAME);
     }
-    this.finish();
+    if (frames.growOutputs() > 0) {
+      this.sendBuffers();
+      for (let r = 0; r < regions; r++) if (frames.resend[r] === 1) this.runOne(CMD_RESEND, r);
+      this.runAll(CMD_MERGE);
+    } else if (!this.pool) this.runAll(CMD_MERGE);
+    while (frames.growMerged() > 0) {
+      this.sendBuffers();
+      for (let w = 0; w < regions; w++) if (frames.remerge[w] === 1) this.runOne(CMD_MERGE, w);
+    }
+    frames.finish();
   }
 
   /** {@link update} without blocking the calling thread; the broadphase must not be changed meanwhile. */
   async updateAsync(): Promise<void> {
     this.usable('updateAsync');
-    if (!this.pool) {
+    const pool = this.pool;
+    if (!pool) {
       this.update();
       return;
     }
-    const masked = this.prepare();
+    const frames = this.frames;
+    const classify = this.prepare();
     this.inFlight = true;
     try {
-      if (masked) await this.pool.runAsync(CMD_CLASSIFY, this.id, this.regionCount);
-      await this.pool.runAsync(CMD_FRAME, this.id, this.regionCount);
-      if (this.growOutputs() > 0) {
-        for (let r = 0; r < this.regionCount; r++) {
-          if (this.resend[r] === 1) await this.pool.runAsync(CMD_RESEND, this.id, 1, r);
+      const regions = this.regionCount;
+      if (this.callerRegion) {
+        // This thread's region cannot wait at the workers' barriers here: one hand-off per phase, its
+        // share run between them.
+        if (classify) {
+          await this.runAllAsync(CMD_CLASSIFY);
+          frames.throwIfBad();
         }
+        await this.runAllAsync(CMD_FRAME);
+      } else {
+        await this.runAllAsync(CMD_STEP);
+        frames.throwIfBad();
+      }
+      const grown = frames.growOutputs() > 0;
+      if (grown) {
+        this.sendBuffers();
+        for (let r = 0; r < regions; r++) if (frames.resend[r] === 1) await this.runOneAsync(CMD_RESEND, r);
+      }
+      if (grown || this.callerRegion) await this.runAllAsync(CMD_MERGE);
+      while (frames.growMerged() > 0) {
+        this.sendBuffers();
+        for (let w = 0; w < regions; w++) if (frames.remerge[w] === 1) await this.runOneAsync(CMD_MERGE, w);
       }
     } finally {
       this.inFlight = false;
     }
-    this.finish();
+    frames.finish();
   }
 
   /**
@@ -355,17 +409,116 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     return this.store.scanQuery(bounds, out);
   }
 
+  /** How many proxies are live. */
+  override get count(): number {
+    this.usable('count', true);
+    return this.store.count;
+  }
+
+  /** Pairs in `pairs()`. */
+  override get pairCount(): number {
+    this.usable('pairCount', true);
+    return this.frames.lists.count;
+  }
+
+  /** Pairs in `began()`. */
+  override get beganCount(): number {
+    this.usable('beganCount', true);
+    return this.frames.lists.beganCount;
+  }
+
+  /** Pairs in `ended()`. */
+  override get endedCount(): number {
+    this.usable('endedCount', true);
+    return this.frames.lists.endedCount;
+  }
+
+  /** Every overlapping pair as of the last update (a view into a reused buffer). */
+  override pairs(): Int32Array {
+    this.usable('pairs');
+    return this.frames.lists.pairs();
+  }
+
+  /** The pairs that started overlapping at the last update. */
+  override began(): Int32Array {
+    this.usable('began');
+    return this.frames.lists.began();
+  }
+
+  /** The pairs that stopped overlapping at the last update (removed proxies' too). */
+  override ended(): Int32Array {
+    this.usable('ended');
+    return this.frames.lists.ended();
+  }
+
+  /** The buffers behind `pairs()`, `began()` and `ended()` (see the `Broadphase` contract). */
+  override pairBuffers(): PairBuffers {
+    this.usable('pairBuffers');
+    return this.frames.lists.buffers();
+  }
+
+  /** The tags of the handles in `pairBuffers()`, entry for entry (ended pairs of removed proxies too). */
+  override pairTags(): PairBuffers {
+    this.usable('pairTags');
+    return this.frames.lists.tags(this.store.tags);
+  }
+
+  /** The tag a live proxy was inserted with (0 by default). */
+  override tagOf(handle: number): number {
+    this.usable('tagOf');
+    return super.tagOf(handle);
+  }
+
+  /** Whether `handle` names a live proxy. */
+  override has(handle: number): boolean {
+    this.usable('has');
+    return super.has(handle);
+  }
+
+  /** Copies a live proxy's current bounds into `out` and returns it. */
+  override getBounds<T extends number[] | Float64Array | Float32Array>(handle: number, out: T): T {
+    this.usable('getBounds');
+    return super.getBounds(handle, out);
+  }
+
   /** Milliseconds each region (worker) spent on the last update, by region. */
   regionTimes(): Float64Array {
-    return this.timings;
+    this.usable('regionTimes');
+    return this.frames.regionMs();
   }
 
   /** Boxes each region held after the last update (its own and the ghosts near its borders). */
   regionMembers(): Int32Array {
-    for (let r = 0; r < this.regionCount; r++) {
-      this.members[r] = this.header[HEADER_WORDS + REGION_STAT_WORDS * r + H_REGION_MEMBERS];
-    }
-    return this.members;
+    this.usable('regionMembers');
+    return this.frames.readMembers();
+  }
+
+  /**
+   * The last update's trace, for benchmarks: the pool's `[started, issued, acknowledged]` times of the
+   * hand-off, and each region's `T_STRIDE` timings (shared.ts: its milestones, absolute ms). Zeros
+   * in-thread.
+   * @internal
+   */
+  stepTrace(): { pool: Float64Array; regions: Float64Array; stride: number } {
+    this.usable('stepTrace');
+    return { pool: this.pool?.trace ?? new Float64Array(3), regions: this.frames.timings, stride: T_STRIDE };
+  }
+
+  /**
+   * Microseconds a thread spins at a barrier of a frame before it sleeps (default: 1000 while the
+   * regions' threads leave two cores free, else 20), for benchmarks and tuning; results do not depend on it.
+   * @internal
+   */
+  get barrierSpinUs(): number {
+    return this.frames.spinUs;
+  }
+
+  /**
+   * Sets {@link barrierSpinUs} (whole microseconds, 0 or more).
+   * @internal
+   */
+  set barrierSpinUs(us: number) {
+    this.frames.spinUs = Math.max(0, Math.floor(us));
   }
 
   /**
@@ -373,183 +526,119 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    * rim).
    */
   regionBounds(): Float64Array {
-    return this.regions.slice();
+    this.usable('regionBounds');
+    return this.frames.regions.slice();
   }
 
   /**
    * Stops this broadphase's workers (a shared pool passed as `pool` keeps running and forgets this
-   * broadphase's regions). The broadphase cannot be used afterwards.
+   * broadphase's regions). Afterwards every method throws; calling `dispose()` again does nothing.
    */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     if (!this.pool) return;
     if (this.ownPool) this.pool.dispose();
-    else for (let r = 0; r < this.regionCount; r++) this.pool.post(r, { type: 'detach', id: this.id });
+    else {
+      for (let r = this.firstOnWorkers; r < this.regionCount; r++) {
+        this.pool.post(r - this.firstOnWorkers, { type: 'detach', id: this.id });
+      }
+    }
   }
 
   // --- internals ----------------------------------------------------------------------------------
 
-  private usable(where: string): void {
+  /** Throws after dispose() (and, unless `anytime`, while an updateAsync is in flight). */
+  private usable(where: string, anytime = false): void {
     if (this.disposed) throw new Error(`ParallelSweepAndPrune.${where}: used after dispose()`);
-    if (this.inFlight) {
+    if (this.inFlight && !anytime) {
       throw new Error(`ParallelSweepAndPrune.${where}: an updateAsync() is still running; await it first`);
     }
   }
 
-  private markDirty(slot: number): void {
-    if (this.dirtyFlag[slot] === 0) {
-      this.dirtyFlag[slot] = 1;
-      this.dirty[this.dirtyCount++] = slot;
+  /** Runs a command for every region (on the workers, and this thread's regions alongside), blocking. */
+  private runAll(cmd: number): void {
+    const pool = this.pool;
+    if (!pool) {
+      for (const runner of this.runners) runPhase(runner, cmd);
+      return;
+    }
+    const workers = this.regionCount - this.firstOnWorkers;
+    if (!this.callerRegion) {
+      pool.run(cmd, this.id, workers, 0, undefined, this.blame);
+      return;
+    }
+    this.phase = cmd;
+    pool.run(cmd, this.id, workers, 0, undefined, this.blame, this.ownShare);
+  }
+
+  /** Runs a command for region `r` alone (on this thread when it runs the region), blocking. */
+  private runOne(cmd: number, r: number): void {
+    if (!this.pool || r < this.firstOnWorkers) runPhase(this.runners[r], cmd);
+    else this.pool.run(cmd, this.id, 1, r - this.firstOnWorkers);
+  }
+
+  /** {@link runAll} for `updateAsync` (never a `STEP` with a region on this thread). */
+  private async runAllAsync(cmd: number): Promise<void> {
+    const pool = this.pool!;
+    const workers = this.regionCount - this.firstOnWorkers;
+    this.phase = cmd;
+    await pool.runAsync(cmd, this.id, workers, 0, this.blame, this.callerRegion ? this.ownShare : undefined);
+  }
+
+  /** {@link runOne} for `updateAsync`. */
+  private async runOneAsync(cmd: number, r: number): Promise<void> {
+    if (r < this.firstOnWorkers) runPhase(this.runners[r], cmd);
+    else await this.pool!.runAsync(cmd, this.id, 1, r - this.firstOnWorkers);
+  }
+
+  /** Fills the frame header and hands replaced buffers to the regions; whether to classify first. */
+  private prepare(): boolean {
+    const classify = this.frames.prepare();
+    this.frames.header[H_ABORT] = 0;
+    if (this.frames.buffersChanged) this.sendBuffers();
+    return classify;
+  }
+
+  /** Hands every region the current buffer set (after one of them was replaced). */
+  private sendBuffers(): void {
+    this.frames.buffersChanged = false;
+    for (let r = 0; r < this.regionCount; r++) {
+      const buffers = this.frames.buffersOf(r);
+      if (!this.pool || r < this.firstOnWorkers) this.runners[r].setBuffers(buffers);
+      else this.pool.post(r - this.firstOnWorkers, { type: 'buffers', id: this.id, buffers });
     }
   }
 
-  private sharedCopy(array: Float64Array | Uint8Array): Float64Array | Uint8Array {
+  /** Replaces the store's per-slot arrays the workers read by shared copies. */
+  private shareStore(): void {
+    const store = this.store;
+    store.bounds = this.sharedCopy(store.bounds);
+    store.alive = this.sharedCopy(store.alive);
+    store.statics = this.sharedCopy(store.statics);
+    store.handles = this.sharedCopy(store.handles);
+  }
+
+  private sharedCopy<T extends Float64Array | Uint8Array | Int32Array>(array: T): T {
     const buffer = makeBuffer(array.byteLength, this.shared);
-    const copy = array instanceof Float64Array ? new Float64Array(buffer) : new Uint8Array(buffer);
+    const copy = new (array.constructor as new (b: ArrayBufferLike) => T)(buffer);
     copy.set(array);
     return copy;
   }
 
-  private buffersOf(r: number): InstanceBuffers {
-    return {
-      bounds: this.store.bounds.buffer,
-      alive: this.store.alive.buffer,
-      dirty: this.dirty.buffer,
-      header: this.header.buffer,
-      timings: this.timings.buffer,
-      regions: this.regions.buffer,
-      out: this.outs[r].buffer,
-      masks: this.masks.buffer,
-    };
-  }
-
-  /**
-   * Hands changed buffers to the regions, decides the layout and fills the frame header; returns
-   * whether the frame runs in two phases (classify, then the regions).
-   */
-  private prepare(): boolean {
-    this.merged.fill(0, 0, this.regionCount);
-    const count = this.store.count;
-    const enough = count >= this.minBoxesPerRegion * this.regionCount && this.regionCount > 1;
-    let relayout = false;
-    if (enough && !this.layoutSplit) relayout = true;
-    else if (enough && this.layoutPending && this.updatesSinceLayout >= this.layoutInterval) relayout = true;
-    else if (!enough && this.layoutSplit) {
-      this.layout.single(this.regions);
-      this.layoutSplit = false;
-      this.header[H_FULL] = 1;
-    }
-    if (relayout) {
-      this.layout.compute(this.store.bounds, this.store.alive, this.store.used, this.regions);
-      this.layoutSplit = true;
-      this.layoutPending = false;
-      this.updatesSinceLayout = 0;
-      this.header[H_FULL] = 1;
-    }
-    this.updatesSinceLayout++;
-    this.header[H_DIRTY] = this.dirtyCount;
-    this.header[H_USED] = this.store.used;
-    // Two phases pay when many regions would each read every changed box (see H_MASKED).
-    const listed = this.header[H_FULL] === 1 ? this.store.used : this.dirtyCount;
-    const masked =
-      this.layoutSplit &&
-      this.regionCount <= 32 &&
-      this.twoPhase !== 'never' &&
-      (this.twoPhase === 'always' || (this.regionCount >= MASKED_MIN_REGIONS && listed >= MASKED_MIN_SLOTS));
-    this.header[H_MASKED] = masked ? 1 : 0;
-    if (this.buffersChanged) {
-      this.buffersChanged = false;
-      for (let r = 0; r < this.regionCount; r++) this.sendBuffers(r);
-    }
-    return masked;
-  }
-
-  private sendBuffers(r: number): void {
-    if (this.pool) this.pool.post(r, { type: 'buffers', id: this.id, buffers: this.buffersOf(r) });
-    else this.runners[r].setBuffers(this.buffersOf(r));
-  }
-
-  /**
-   * Grows every output buffer too small for its region's last frame (marked in `resend`) and
-   * returns how many grew; in-thread runners rewrite their output at once.
-   */
-  private growOutputs(): number {
-    let grown = 0;
-    for (let r = 0; r < this.regionCount; r++) {
-      const out = this.outs[r];
-      const need = OUT_PAIRS + 2 * (out[OUT_BEGAN] + out[OUT_ENDED]);
-      if (need <= out.length) {
-        this.resend[r] = 0;
-        continue;
-      }
-      const bigger = new Int32Array(makeBuffer(4 * Math.max(need, 2 * out.length), this.shared));
-      this.outs[r] = bigger;
-      this.resend[r] = 1;
-      this.sendBuffers(r);
-      if (!this.pool) this.runners[r].writeOutput();
-      grown++;
-    }
-    return grown;
-  }
-
-  private resendSync(): void {
-    for (let r = 0; r < this.regionCount; r++) {
-      if (this.resend[r] === 1) this.pool!.run(CMD_RESEND, this.id, 1, r);
-    }
-  }
-
-  /**
-   * Adds region r's pair changes of this frame to the pair set, once, if its output buffer held them
-   * (else after the buffer grew and the region wrote them again). The pair set's lists do not depend
-   * on the order of the regions' changes: each pair's count is a sum, and finalize sorts.
-   */
-  private mergeRegion(r: number): void {
-    if (this.merged[r] === 1) return;
-    const out = this.outs[r];
-    const nb = out[OUT_BEGAN];
-    const ne = out[OUT_ENDED];
-    if (OUT_PAIRS + 2 * (nb + ne) > out.length) return;
-    const pairs = this.pairSet;
-    let i = OUT_PAIRS;
-    for (let p = 0; p < nb; p++, i += 2) pairs.increment(out[i], out[i + 1]);
-    for (let p = 0; p < ne; p++, i += 2) pairs.decrement(out[i], out[i + 1]);
-    this.merged[r] = 1;
-  }
-
-  /** Merges the regions' pair changes, closes the update and checks the balance. */
-  private finish(): void {
-    const pairs = this.pairSet;
-    for (let r = 0; r < this.regionCount; r++) {
-      this.mergeRegion(r);
-      if (this.merged[r] !== 1) throw new Error(`ParallelSweepAndPrune: region ${r}'s output was lost`);
-    }
-    pairs.finalize(this.store.handles, this.store.tags);
-    this.store.recycle();
-    const flag = this.dirtyFlag;
-    for (let i = 0; i < this.dirtyCount; i++) flag[this.dirty[i]] = 0;
-    this.dirtyCount = 0;
-    this.header[H_FULL] = 0;
-    if (this.layoutSplit) {
-      // Re-cut only when the balance got worse than the last layout made it (no thrashing on scenes
-      // a cut cannot balance, such as many boxes at one point).
-      const now = imbalance(this.regionMembers());
-      if (this.updatesSinceLayout === 1) this.baseline = now;
-      else if (now > this.rebalanceAt && now > 1.1 * this.baseline) this.layoutPending = true;
-    }
-    if (this.validateEachUpdate) pairs.check();
-  }
-
   protected grow(capacity: number): void {
-    this.store.bounds = this.sharedCopy(this.store.bounds) as Float64Array;
-    this.store.alive = this.sharedCopy(this.store.alive) as Uint8Array;
-    const dirty = new Int32Array(makeBuffer(4 * capacity, this.shared));
-    dirty.set(this.dirty.subarray(0, this.dirtyCount));
-    this.dirty = dirty;
-    this.masks = new Uint32Array(makeBuffer(4 * capacity, this.shared));
-    this.dirtyFlag = growArray(this.dirtyFlag, capacity);
-    this.buffersChanged = true;
+    this.shareStore();
+    this.frames.grow(capacity);
   }
+}
+
+/** Runs one phase of a frame (a pool command) for a region on this thread. */
+function runPhase(runner: RegionRunner, cmd: number): void {
+  if (cmd === CMD_STEP) runner.step();
+  else if (cmd === CMD_CLASSIFY) runner.classify();
+  else if (cmd === CMD_FRAME) runner.frame();
+  else if (cmd === CMD_MERGE) runner.merge();
+  else if (cmd === CMD_RESEND) runner.writeOutput();
 }
 
 /** Whether this code runs on a browser page's main thread (where `Atomics.wait` is not allowed). */

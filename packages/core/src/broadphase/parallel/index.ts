@@ -4,9 +4,6 @@
  * into the exact pair lists of the sequential broadphase. A separate entry point, so the root entry
  * of `@sieve/core` stays free of worker code; its worker script is `@sieve/core/parallel-worker`.
  */
-export {
-  type ParallelMode,
-  ParallelSweepAndPrune,
-  type ParallelSweepAndPruneOptions,
-} from './host.js';
-export { hardwareThreads, WorkerPool, type WorkerPoolOptions } from './pool.js';
+export { type ParallelMode, ParallelSweepAndPrune } from './host.js';
+export type { ParallelSweepAndPruneOptions, WorkerPoolOptions } from './options.js';
+export { hardwareThreads, WorkerPool } from './pool.js';

@@ -123,6 +123,10 @@ export class RegionLayout {
       cut = Number.isFinite(a) && Number.isFinite(b) ? 0.5 * a + 0.5 * b : Number.isFinite(a) ? a : b;
       if (!Number.isFinite(cut)) cut = 0;
     }
+    // A box written into shared memory and not checked yet may hold NaN: cut at an edge then (the
+    // layout only balances; any cut covers space).
+    if (Number.isNaN(cut))
+      cut = Number.isFinite(box[axis]) ? box[axis] : Number.isFinite(box[d + axis]) ? box[d + axis] : 0;
     // Clamp into the box so the two halves stay inside it.
     if (cut < box[axis]) cut = box[axis];
     if (cut > box[d + axis]) cut = box[d + axis];

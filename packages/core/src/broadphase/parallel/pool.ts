@@ -7,12 +7,17 @@
  * each worker acknowledges by storing the sequence number back and notifying. The host's wait is
  * `Atomics.wait` (synchronous: Node's main thread, inside a worker) or `Atomics.waitAsync` (a browser's
  * main thread, which must not block), falling back to an acknowledgement message where `waitAsync`
- * is missing. Every wait is cut into slices and bounded by `timeoutMs`, and a worker that fails or
- * exits marks its status word first, so a crashed worker surfaces as an error, never as a hang.
+ * is missing. Every wait is bounded by `timeoutMs`, and a worker that fails or exits marks its status
+ * word and wakes the host, so a crashed worker surfaces as an error, never as a hang.
  *
- * Workers run in Node through `worker_threads` (found with `process.getBuiltinModule`, so browser
- * bundles never see a Node import) and in browsers as module Web Workers.
+ * In Node the workers are started by a supervisor thread (supervisor.ts) that watches them: a worker
+ * that dies — terminated, a fatal error, a script that does not load — is reported to a host blocked
+ * in `update()` at once, with the real cause. Neither the supervisor nor the workers keep the process
+ * alive (a pool never disposed does not stop Node from exiting). Workers run in Node through
+ * `worker_threads` (found with `process.getBuiltinModule`, so browser bundles never see a Node import)
+ * and in browsers as module Web Workers.
  */
+import { checkPoolOptions, type WorkerPoolOptions } from './options.js';
 import {
   C_ACK,
   C_ARG,
@@ -27,20 +32,10 @@ import {
   ERROR_BYTES,
   STATUS_EXITED,
 } from './shared.js';
+import { SUPERVISOR_SOURCE, type SupervisorData, type SupervisorMessage } from './supervisor.js';
 import type { HostMessage } from './worker.js';
 
-/** Options of {@link WorkerPool}. */
-export interface WorkerPoolOptions {
-  /** Worker threads to start. Default: the hardware's threads, at most 8. */
-  workers?: number;
-  /**
-   * Where the worker script is (`parallel-worker.js` of this package's build). Default: the file next
-   * to this module, found through `import.meta.url` (bundlers recognise the pattern).
-   */
-  workerUrl?: string | URL;
-  /** Longest wait for a worker, in milliseconds, before an update throws. Default 20 000. */
-  timeoutMs?: number;
-}
+export type { WorkerPoolOptions } from './options.js';
 
 /** The little of a Node or Web worker that the pool uses. */
 interface WorkerHandle {
@@ -48,13 +43,28 @@ interface WorkerHandle {
   terminate(): void;
 }
 
+/** The little of Node's `worker_threads` the pool uses. */
+interface NodeThreads {
+  Worker: new (
+    source: string | URL,
+    options?: { eval?: boolean; workerData?: unknown; transferList?: unknown[] },
+  ) => NodeWorker;
+  MessageChannel: new () => { port1: NodePort; port2: unknown };
+}
+
 interface NodeWorker {
   postMessage(message: unknown): void;
   terminate(): Promise<number>;
   unref(): void;
-  on(event: 'message', handler: (message: { type: string }) => void): void;
   on(event: 'error', handler: (error: Error) => void): void;
   on(event: 'exit', handler: (code: number) => void): void;
+}
+
+interface NodePort {
+  postMessage(message: unknown): void;
+  on(event: 'message', handler: (message: { type: string }) => void): void;
+  unref(): void;
+  close(): void;
 }
 
 interface WebWorker {
@@ -75,13 +85,9 @@ type WaitAsync = (
   timeout: number,
 ) => { async: boolean; value: Promise<string> | string };
 
-function nodeThreads():
-  | { Worker: new (url: string | URL, options?: { execArgv?: string[] }) => NodeWorker }
-  | undefined {
+function nodeThreads(): NodeThreads | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return proc?.getBuiltinModule?.('node:worker_threads') as
-    | { Worker: new (url: string | URL, options?: { execArgv?: string[] }) => NodeWorker }
-    | undefined;
+  return proc?.getBuiltinModule?.('node:worker_threads') as NodeThreads | undefined;
 }
 
 /** Why worker threads cannot be started here, or null when they can. */
@@ -100,14 +106,43 @@ export function hardwareThreads(): number {
   return Math.max(1, os?.availableParallelism?.() ?? 1);
 }
 
+/**
+ * Why a worker script on disk cannot be loaded (it is missing or unreadable), or null: checked as the
+ * pool starts, so the first update reports it at once rather than when a thread fails to load it.
+ */
+function missingScript(script: string | URL): string | null {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = proc?.getBuiltinModule?.('node:fs') as
+    | { accessSync(path: string, mode?: number): void }
+    | undefined;
+  const url = proc?.getBuiltinModule?.('node:url') as { fileURLToPath(url: URL): string } | undefined;
+  if (!fs || !url) return null;
+  let path: string;
+  if (typeof script === 'string') path = script;
+  else if (script.protocol === 'file:') path = url.fileURLToPath(script);
+  else return null;
+  try {
+    fs.accessSync(path, 4 /* R_OK */);
+    return null;
+  } catch (error) {
+    return `Cannot find module '${path}' (the worker script): ${(error as Error).message}`;
+  }
+}
+
 const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+/** Absolute time in ms, comparable across threads. */
+const clock: () => number =
+  typeof performance !== 'undefined' ? () => performance.timeOrigin + performance.now() : () => Date.now();
+
+/** Slice of one asynchronous wait (ms): the status words are re-read between slices. */
+const WAIT_SLICE_MS = 50;
 
 /**
- * Slice of one asynchronous wait (ms): the status words are re-read between slices. A blocking wait
- * needs none — a failing or exiting worker wakes it through the acknowledgement word — and each
- * wake-up costs the host CPU time, so it sleeps until the deadline.
+ * Longest single blocking wait (ms). A failing worker, or the supervisor seeing one die, wakes the host
+ * through the acknowledgement words at once; the slice only bounds how long a death that nobody
+ * reported (a browser worker's, whose events need the blocked thread) waits to be re-checked.
  */
-const WAIT_SLICE_MS = 50;
+const BLOCKING_SLICE_MS = 1000;
 
 /** A fixed set of worker threads driven through a shared control block. */
 export class WorkerPool {
@@ -121,21 +156,31 @@ export class WorkerPool {
   private readonly sequence: Int32Array;
   private readonly pending: HostMessage[][] = [];
   private readonly waitAsync: WaitAsync | undefined;
+  private supervisor: NodeWorker | null = null;
   private wakers: Array<() => void> = [];
   private failure: Error | null = null;
+  /**
+   * When the last `run` / `runAsync` started, had issued its command to every worker, and had every
+   * acknowledgement (absolute ms, `performance.timeOrigin + performance.now()`), for tracing.
+   * @internal
+   */
+  readonly trace = new Float64Array(3);
+  /** The current command's `blame` (see {@link run}). */
+  private blame: (() => number) | undefined = undefined;
+  /** When the current command times out (`now()` ms). */
+  private deadline = 0;
   private disposed = false;
   private busy = false;
   private nextId = 1;
 
+  /**
+   * Starts the workers. Checks every option first (keys, types, ranges: a `TypeError` or `RangeError`
+   * naming it); a worker script that fails to load is reported by the first `update()` or `ready()`.
+   */
   constructor(options: WorkerPoolOptions = {}) {
+    checkPoolOptions(options);
     const size = options.workers ?? Math.min(hardwareThreads(), 8);
-    if (!Number.isInteger(size) || size < 1 || size > 256) {
-      throw new RangeError(`WorkerPool: workers must be an integer from 1 to 256, got ${String(size)}`);
-    }
     const timeoutMs = options.timeoutMs ?? 20_000;
-    if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) {
-      throw new RangeError(`WorkerPool: timeoutMs must be a positive number, got ${String(timeoutMs)}`);
-    }
     if (typeof SharedArrayBuffer !== 'function') {
       throw new Error('WorkerPool: SharedArrayBuffer is unavailable (the page is not cross-origin isolated)');
     }
@@ -147,11 +192,12 @@ export class WorkerPool {
     this.errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES * size));
     this.sequence = new Int32Array(size);
     this.waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
+    for (let w = 0; w < size; w++) this.pending.push([]);
+    const threads = nodeThreads();
+    if (threads) this.startSupervised(threads, options.workerUrl);
+    else for (let w = 0; w < size; w++) this.workers.push(this.startWebWorker(w, options.workerUrl));
     for (let w = 0; w < size; w++) {
-      this.pending.push([]);
-      const worker = this.spawn(w, options.workerUrl);
-      this.workers.push(worker);
-      worker.post({
+      this.workers[w].post({
         type: 'init',
         control: this.control.buffer,
         errors: this.errorText.buffer,
@@ -171,35 +217,65 @@ export class WorkerPool {
     if (!this.disposed) this.pending[worker].push(message);
   }
 
-  /** Resolves once every worker has started (a synchronous first update does not need it in Node). */
+  /**
+   * Resolves once every worker has started; rejects with a worker's failure (a script that did not
+   * load, with its error) or after `timeoutMs`. A synchronous first update does not need it in Node.
+   */
   async ready(): Promise<void> {
+    if (this.disposed) throw new Error('WorkerPool.ready: used after dispose()');
     const deadline = now() + this.timeoutMs;
     for (let w = 0; w < this.size; w++) {
       while (Atomics.load(this.control, w * CONTROL_STRIDE + C_READY) !== 1) {
-        this.check(w);
+        this.check();
         if (now() > deadline) throw this.timeout(w, 'to start');
         await this.sleep(w, Atomics.load(this.control, w * CONTROL_STRIDE + C_ACK));
       }
     }
+    this.check();
   }
 
   /**
    * Runs `cmd` with `arg` on workers `first ... first + count - 1` and blocks until all have
-   * acknowledged. `onEach(w)`, when given, is called on this thread as soon as worker `w` has
-   * acknowledged, in worker order, while the later workers may still run (the caller's share of the
-   * work overlaps theirs). Throws if a worker failed, exited or did not answer within `timeoutMs`, or
-   * what `onEach` threw, once every worker has acknowledged.
+   * acknowledged. `during`, when given, runs on this thread once the command is issued (the calling
+   * thread's own share of the work, alongside the workers'); while it waits for them it must call
+   * {@link poll}. `onEach(w)`, when given, is called on this thread as soon as worker `w` has
+   * acknowledged, in worker order, while the later workers may still run. Throws if a worker failed,
+   * exited or did not answer within `timeoutMs`, or what `during` or `onEach` threw, once every worker
+   * has acknowledged. `blame`, when given, names the worker a timeout is reported for (the workers of
+   * a command that wait for each other all miss the deadline; the caller knows which one held the
+   * others up).
    */
-  run(cmd: number, arg: number, count: number, first = 0, onEach?: (w: number) => void): void {
+  run(
+    cmd: number,
+    arg: number,
+    count: number,
+    first = 0,
+    onEach?: (w: number) => void,
+    blame?: () => number,
+    during?: () => void,
+  ): void {
+    this.blame = blame;
     this.enter();
     try {
       const deadline = now() + this.timeoutMs;
+      this.deadline = deadline;
       for (let w = first; w < first + count; w++) {
         const n = this.flush(w);
         if (n > 0) this.waitSync(w, this.issue(w, CMD_DRAIN, n), deadline);
       }
+      this.trace[0] = clock();
       for (let w = first; w < first + count; w++) this.issue(w, cmd, arg);
+      this.trace[1] = clock();
       let thrown: unknown = null;
+      if (during) {
+        try {
+          during();
+        } catch (error) {
+          // A worker that failed, exited or timed out (seen by poll) fails the pool: nothing to wait for.
+          if (this.failure) throw this.failure;
+          thrown = error ?? new Error("WorkerPool.run: the calling thread's share threw");
+        }
+      }
       for (let w = first; w < first + count; w++) {
         this.waitSync(w, this.sequence[w], deadline);
         if (onEach && thrown === null) {
@@ -211,35 +287,76 @@ export class WorkerPool {
           }
         }
       }
+      this.trace[2] = clock();
       if (thrown !== null) throw thrown;
     } finally {
       this.busy = false;
     }
   }
 
-  /** {@link run} without blocking the calling thread (for a browser's main thread). */
-  async runAsync(cmd: number, arg: number, count: number, first = 0): Promise<void> {
+  /**
+   * {@link run} without blocking the calling thread while it waits (for a browser's main thread);
+   * `during`, when given, runs on this thread once the command is issued, and must not wait for the
+   * workers.
+   */
+  async runAsync(
+    cmd: number,
+    arg: number,
+    count: number,
+    first = 0,
+    blame?: () => number,
+    during?: () => void,
+  ): Promise<void> {
     this.enter();
+    this.blame = blame;
     try {
       const deadline = now() + this.timeoutMs;
+      this.deadline = deadline;
       for (let w = first; w < first + count; w++) {
         const n = this.flush(w);
         if (n > 0) await this.waitUntil(w, this.issue(w, CMD_DRAIN, n), deadline);
       }
+      this.trace[0] = clock();
       for (let w = first; w < first + count; w++) this.issue(w, cmd, arg);
+      this.trace[1] = clock();
+      let thrown: unknown = null;
+      if (during) {
+        try {
+          during();
+        } catch (error) {
+          thrown = error ?? new Error("WorkerPool.runAsync: the calling thread's share threw");
+        }
+      }
       for (let w = first; w < first + count; w++) await this.waitUntil(w, this.sequence[w], deadline);
+      this.trace[2] = clock();
+      if (thrown !== null) throw thrown;
     } finally {
       this.busy = false;
     }
   }
 
-  /** Stops every worker. The pool cannot be used afterwards. */
+  /**
+   * For a `during` share that waits for the workers (at a barrier): throws the failure of a worker that
+   * failed or exited, or a timeout once the current command is past its deadline (naming the worker
+   * `blame` gives). Bound once, so passing it around allocates nothing.
+   */
+  readonly poll = (): void => {
+    this.check();
+    if (now() > this.deadline) throw this.timeout(this.blame?.() ?? 0, 'to a command');
+  };
+
+  /** Stops every worker. The pool cannot be used afterwards; calling it again does nothing. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     for (let w = 0; w < this.size; w++) {
       if (!this.busy) this.issue(w, CMD_EXIT, 0);
       this.workers[w].terminate();
+    }
+    if (this.supervisor) {
+      this.supervisor.postMessage({ type: 'stop' } satisfies SupervisorMessage);
+      void this.supervisor.terminate();
+      this.supervisor = null;
     }
     this.wake();
   }
@@ -250,11 +367,18 @@ export class WorkerPool {
   }
 
   /**
-   * Test hook: makes worker `w` throw in its next frame (`'throw'`), loop forever in it (`'hang'`) or
-   * exit as it reads its next messages (`'exit'`), to check that failures surface as errors.
+   * Test hook: makes worker `w` throw in its next frame (`'throw'`), loop forever in it (`'hang'`),
+   * exit as it reads its next messages (`'exit'`), or be terminated from outside at once
+   * (`'terminate'`, Node only), to check that failures surface as errors.
    * @internal
    */
-  crashForTesting(w: number, mode: 'throw' | 'exit' | 'hang'): void {
+  crashForTesting(w: number, mode: 'throw' | 'exit' | 'hang' | 'terminate'): void {
+    if (mode === 'terminate') {
+      if (this.supervisor)
+        this.supervisor.postMessage({ type: 'terminate', index: w } satisfies SupervisorMessage);
+      else this.workers[w].terminate();
+      return;
+    }
     this.post(w, { type: 'crash', mode });
   }
 
@@ -286,22 +410,24 @@ export class WorkerPool {
     return seq;
   }
 
-  /** Throws the pool's failure, or worker `w`'s if its status word says it failed or exited. */
-  private check(w: number): void {
+  /** Throws the pool's failure, or the first worker's whose status word says it failed or exited. */
+  private check(): void {
     if (this.failure) throw this.failure;
     if (this.disposed) throw new Error('WorkerPool: disposed while waiting for a worker');
-    const status = Atomics.load(this.control, w * CONTROL_STRIDE + C_STATUS);
-    if (status === 0) return;
-    const length = Atomics.load(this.control, w * CONTROL_STRIDE + C_ERROR_LENGTH);
-    // Copied out first: TextDecoder does not read shared memory in browsers.
-    const bytes = this.errorText.slice(w * ERROR_BYTES, w * ERROR_BYTES + length);
-    const text = new TextDecoder().decode(bytes);
-    this.fail(
-      new Error(
-        `ParallelSweepAndPrune: worker ${w} ${status === STATUS_EXITED ? 'exited' : 'failed'}: ${text}`,
-      ),
-    );
-    throw this.failure;
+    for (let w = 0; w < this.size; w++) {
+      const status = Atomics.load(this.control, w * CONTROL_STRIDE + C_STATUS);
+      if (status === 0) continue;
+      const length = Atomics.load(this.control, w * CONTROL_STRIDE + C_ERROR_LENGTH);
+      // Copied out first: TextDecoder does not read shared memory in browsers.
+      const bytes = this.errorText.slice(w * ERROR_BYTES, w * ERROR_BYTES + length);
+      const text = new TextDecoder().decode(bytes);
+      this.fail(
+        new Error(
+          `ParallelSweepAndPrune: worker ${w} ${status === STATUS_EXITED ? 'exited' : 'failed'}: ${text}`,
+        ),
+      );
+      throw this.failure;
+    }
   }
 
   private timeout(w: number, what: string): Error {
@@ -322,11 +448,11 @@ export class WorkerPool {
     for (;;) {
       const ack = Atomics.load(c, i);
       // A failed frame is acknowledged too: read the status after the acknowledgement.
-      this.check(w);
+      this.check();
       if (ack === seq) return;
       const left = deadline - now();
-      if (left <= 0) throw this.timeout(w, 'to a command');
-      Atomics.wait(c, i, ack, left);
+      if (left <= 0) throw this.timeout(this.blame?.() ?? w, 'to a command');
+      Atomics.wait(c, i, ack, Math.min(left, BLOCKING_SLICE_MS));
     }
   }
 
@@ -335,9 +461,9 @@ export class WorkerPool {
     const i = w * CONTROL_STRIDE + C_ACK;
     for (;;) {
       const ack = Atomics.load(c, i);
-      this.check(w);
+      this.check();
       if (ack === seq) return;
-      if (now() > deadline) throw this.timeout(w, 'to a command');
+      if (now() > deadline) throw this.timeout(this.blame?.() ?? w, 'to a command');
       await this.sleep(w, ack);
     }
   }
@@ -350,11 +476,17 @@ export class WorkerPool {
       wake = resolve;
     });
     this.wakers.push(wake);
+    // The timer also keeps a Node process alive while an asynchronous wait is pending (an
+    // `Atomics.waitAsync` does not, and the workers never do).
+    const timer = setTimeout(wake, WAIT_SLICE_MS);
     if (this.waitAsync) {
       const r = this.waitAsync(this.control, i, value, WAIT_SLICE_MS);
-      return r.async ? Promise.race([r.value, woken]) : Promise.resolve(r.value);
+      if (!r.async) {
+        clearTimeout(timer);
+        return Promise.resolve(r.value);
+      }
+      return Promise.race([r.value, woken]).then(() => clearTimeout(timer));
     }
-    const timer = setTimeout(wake, WAIT_SLICE_MS);
     return woken.then(() => clearTimeout(timer));
   }
 
@@ -364,34 +496,73 @@ export class WorkerPool {
     for (const w of wakers) w();
   }
 
-  private spawn(w: number, url: string | URL | undefined): WorkerHandle {
-    const onMessage = (message: { type: string }) => {
-      if (message.type === 'ack' || message.type === 'ready') this.wake();
-    };
-    const onError = (error: Error) => {
-      if (!this.disposed) this.fail(new Error(`ParallelSweepAndPrune: worker ${w} failed: ${error.message}`));
-    };
-    const threads = nodeThreads();
-    if (threads) {
-      const worker = new threads.Worker(url ?? new URL('./parallel-worker.js', import.meta.url));
-      // An undisposed pool must not keep a Node process alive.
-      worker.unref();
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', (code) => {
-        if (!this.disposed)
-          this.fail(new Error(`ParallelSweepAndPrune: worker ${w} exited with code ${code}`));
-      });
-      return { post: (m) => worker.postMessage(m), terminate: () => void worker.terminate() };
+  /** Node: a supervisor thread starts and watches the workers; the host talks to each through a channel. */
+  private startSupervised(threads: NodeThreads, url: string | URL | undefined): void {
+    // The name in a variable: a bundler takes `new URL('<literal>', import.meta.url)` for an asset of the
+    // page and warns that it does not exist at build time; this path is Node's only.
+    const file = './parallel-worker.js';
+    const script = url ?? new URL(file, import.meta.url);
+    const isUrl = typeof script !== 'string';
+    const missing = missingScript(script);
+    if (missing) {
+      // No thread could load it: every command fails at once, with the reason.
+      this.failure = new Error(`ParallelSweepAndPrune: worker 0 failed: ${missing}`);
+      for (let w = 0; w < this.size; w++) this.workers.push({ post: () => {}, terminate: () => {} });
+      return;
     }
+    const channels = Array.from({ length: this.size }, () => new threads.MessageChannel());
+    const ports = channels.map((c) => c.port2);
+    const data: SupervisorData = {
+      script: isUrl ? script.href : script,
+      isUrl,
+      size: this.size,
+      control: this.control.buffer,
+      errors: this.errorText.buffer,
+      ports,
+    };
+    const supervisor = new threads.Worker(SUPERVISOR_SOURCE, {
+      eval: true,
+      workerData: data,
+      transferList: ports,
+    });
+    supervisor.on('error', (error) => {
+      if (!this.disposed)
+        this.fail(new Error(`ParallelSweepAndPrune: the worker supervisor failed: ${error.message}`));
+    });
+    supervisor.on('exit', (code) => {
+      if (!this.disposed)
+        this.fail(new Error(`ParallelSweepAndPrune: the worker supervisor exited with code ${code}`));
+    });
+    // After the listeners: an undisposed pool must not keep a Node process alive.
+    supervisor.unref();
+    this.supervisor = supervisor;
+    for (const { port1 } of channels) {
+      if (this.waitAsync === undefined) {
+        port1.on('message', (message) => {
+          if (message.type === 'ack' || message.type === 'ready') this.wake();
+        });
+      }
+      port1.unref();
+      this.workers.push({ post: (m) => port1.postMessage(m), terminate: () => port1.close() });
+    }
+  }
+
+  /** Browsers: a module Web Worker, its failures reported through its error event. */
+  private startWebWorker(w: number, url: string | URL | undefined): WorkerHandle {
     const worker =
       url === undefined
         ? new Worker(new URL('./parallel-worker.js', import.meta.url), { type: 'module' })
         : new Worker(url, { type: 'module' });
-    worker.onmessage = (event) => onMessage(event.data);
+    worker.onmessage = (event) => {
+      if (event.data.type === 'ack' || event.data.type === 'ready') this.wake();
+    };
     worker.onerror = (event) => {
       event.preventDefault?.();
-      onError(new Error(event.message ?? 'error in worker'));
+      if (!this.disposed) {
+        this.fail(
+          new Error(`ParallelSweepAndPrune: worker ${w} failed: ${event.message ?? 'error in worker'}`),
+        );
+      }
     };
     return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate() };
   }

@@ -1,56 +1,133 @@
 /**
- * One region of the region-parallel sweep and prune: what a worker (or, without shared memory, the
- * calling thread) runs for its region each frame.
+ * One region of the region-parallel sweep and prune: what a worker (or the calling thread, for its own
+ * region or, without shared memory, for all of them) runs for its region each frame, and its share of
+ * the other two phases.
  *
  * As in the sweep-and-prune notes, §2, a region runs Sieve's sequential SweepAndPrune over the boxes
  * in its responsibility bounds plus the ghosts it receives: here a box belongs to every region whose
  * (closed) responsibility bounds it overlaps, so a box near a border is in its neighbour's list too
  * (the notes' send and ghost bounds, with each box's own extent as the cutoff), and a box larger than
- * a region is in every region it reaches. Two overlapping boxes both contain the min corner of their
- * intersection, which lies in some region; both are members there, so that region's exact sweep and
- * prune finds the pair — no pair is lost. A pair seen in several regions is reported by each, and the
- * host merges the regions' changes into one reference-counted pair set (a pair is present while any
- * region holds it), so each pair comes out exactly once, whatever the number of regions.
+ * a region is in every region it reaches.
+ *
+ * A pair is reported by exactly one region, the one that owns it (ownership.ts: the one holding the
+ * lowest corner of the two boxes' intersection).
  *
  * Each frame the runner reads the changed slots from shared memory, decides membership against its
  * bounds, feeds its SweepAndPrune with remove / insert / the members' new bounds, updates it, and
- * writes the pairs that began and ended in the region (as global slots) into its output buffer. With
- * many regions, deciding membership by reading every changed box in every region costs each region
- * as much as the whole scene's bounds; a frame then runs in two phases — the sort-by-destination step
- * of parallel particle codes: each worker first classifies its share of the changed boxes against all
- * regions (one bit per region), and each region then reads only the bits and its own boxes.
+ * writes its owned pair changes (global handles, sorted) into its output buffer. When every box may
+ * have moved and the classify phase's masks are exact (see H_WALK), it walks only its own members
+ * (kept sorted by slot, their bounds gathered first) and the boxes whose regions changed, instead of
+ * the whole list. The first phase — checking bounds written straight into shared memory and sorting
+ * the boxes into regions, on chunks claimed from a shared counter (classify.ts) — and the last —
+ * merging one range of pair keys (merge.ts) — run here too.
  */
 import { growArray } from '../../growArray.js';
 import { SLOT_MASK } from '../proxies.js';
 import { SweepAndPrune } from '../sap/index.js';
 import type { Dimensions } from '../types.js';
+import { type ClassifyViews, classifyChunks } from './classify.js';
+import { RangeMerger } from './merge.js';
+import { coversAll, PairOwnership } from './ownership.js';
 import {
+  CLASSIFY_CHUNK,
+  H_ABORT,
+  H_ALL_MOVED,
+  H_BARRIER_COUNT,
+  H_BARRIER_PASSED,
+  H_CHECK,
   H_DIRTY,
   H_FULL,
   H_MASKED,
+  H_REGION_BAD,
   H_REGION_MEMBERS,
+  H_REGION_PROGRESS,
+  H_SPIN_US,
+  H_TAKE_ALL,
   H_USED,
+  H_WALK,
   HEADER_WORDS,
   type InstanceBuffers,
   OUT_BEGAN,
   OUT_ENDED,
   OUT_PAIRS,
   REGION_STAT_WORDS,
+  T_CLASSIFIED,
+  T_FIRST_BARRIER,
+  T_FRAMED,
+  T_MERGED,
   T_REGION_MS,
+  T_SECOND_BARRIER,
+  T_STARTED,
+  T_STRIDE,
+  TAKEN,
 } from './shared.js';
 
 const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
+/** Absolute time in ms, comparable across threads (each thread's `performance.now()` has its own origin). */
+const clock: () => number =
+  typeof performance !== 'undefined' ? () => performance.timeOrigin + performance.now() : () => Date.now();
+
 /**
  * A region's SweepAndPrune, which also takes a member's new bounds straight from the shared bounds
- * array: the host already checked them, so the per-frame copy into a scratch batch and `moveMany`'s
- * second check and copy are skipped.
+ * array (already checked), skipping a box whose bounds did not change.
  */
 class RegionSweepAndPrune extends SweepAndPrune {
-  /** Copies `stride` numbers of `from` at `at` into the local box `slot` and queues its move. */
+  /**
+   * Copies `stride` numbers of `from` at `at` into the local box `slot` and queues its move if they
+   * differ (written out: this runs for every member every frame).
+   */
   moveFrom(slot: number, from: Float64Array, at: number): void {
-    this.store.copyFrom(slot, from, at);
-    this.markMoved(slot);
+    const box = this.store.bounds;
+    const three = this.store.stride === 6;
+    const o = slot * this.store.stride;
+    const a0 = from[at];
+    const a1 = from[at + 1];
+    const a2 = from[at + 2];
+    const a3 = from[at + 3];
+    const a4 = three ? from[at + 4] : 0;
+    const a5 = three ? from[at + 5] : 0;
+    if (
+      box[o] === a0 &&
+      box[o + 1] === a1 &&
+      box[o + 2] === a2 &&
+      box[o + 3] === a3 &&
+      (!three || (box[o + 4] === a4 && box[o + 5] === a5))
+    ) {
+      return;
+    }
+    box[o] = a0;
+    box[o + 1] = a1;
+    box[o + 2] = a2;
+    box[o + 3] = a3;
+    if (three) {
+      box[o + 4] = a4;
+      box[o + 5] = a5;
+    }
+    // markMoved, inline.
+    if (this.inLists[slot] === 1 && this.dirtyFlag[slot] === 0) {
+      this.dirtyFlag[slot] = 1;
+      this.dirty[this.dirtyCount++] = slot;
+    }
+  }
+
+  /** The local boxes' bounds (2·D numbers per local slot). */
+  get boxes(): Float64Array {
+    return this.store.bounds;
+  }
+
+  /** The static flag of a local slot. */
+  staticAt(slot: number): number {
+    return this.store.statics[slot];
+  }
+
+  /** Writes `globalOf[slot]` of every live local slot into `into` (long enough); returns how many. */
+  collectLive(globalOf: Int32Array, into: Int32Array): number {
+    const store = this.store;
+    const alive = store.alive;
+    let n = 0;
+    for (let slot = 0; slot < store.used; slot++) if (alive[slot] === 1) into[n++] = globalOf[slot];
+    return n;
   }
 }
 
@@ -58,25 +135,57 @@ class RegionSweepAndPrune extends SweepAndPrune {
 export class RegionRunner {
   private readonly stride: number;
   private readonly local: RegionSweepAndPrune;
+  private readonly merger = new RangeMerger();
   private bounds!: Float64Array;
   private alive!: Uint8Array;
+  private statics!: Uint8Array;
+  private listed!: Uint8Array;
+  private handles!: Int32Array;
   private dirty!: Int32Array;
   private header!: Int32Array;
   private timings!: Float64Array;
   private regions!: Float64Array;
-  private out!: Int32Array;
+  private outs: Int32Array[] = [];
+  private merged!: Int32Array;
+  private pairs!: Int32Array;
   private masks!: Uint32Array;
-  /** Milliseconds of this frame's classification phase (counted in the region's time). */
+  private entering!: Int32Array;
+  private chunks!: Int32Array;
+  /** The arrays the classify phase works on (classify.ts). */
+  private views!: ClassifyViews;
+  /** Milliseconds of this frame's classify phase (counted in the region's time). */
   private classifyMs = 0;
   /** Global slot → local handle (−1: not a member). */
   private localOf = new Int32Array(64).fill(-1);
   /** Local slot → global slot (kept after a local removal, so ended pairs still map). */
   private globalOf = new Int32Array(64);
+  /**
+   * The members' global slots, sorted, and their local handles (valid while `membersValid`), and the
+   * buffers the next walk fills.
+   */
+  private memberSlots = new Int32Array(64);
+  private memberHandles = new Int32Array(64);
+  private nextMemberSlots = new Int32Array(64);
+  private nextMemberHandles = new Int32Array(64);
+  /** The members' new bounds, gathered in member order before a walk (see {@link walkMembers}). */
+  private staged = new Float64Array(64);
+  private memberCount = 0;
+  private membersValid = false;
   private readonly scratch: Float64Array;
+  /** The pairs this region owns, and this frame's changes of them (ownership.ts). */
+  private readonly ownership: PairOwnership;
+  /**
+   * Called while this runner waits at a barrier, every couple of milliseconds (the host thread's
+   * runner: it throws when a worker failed, exited or ran past the deadline, so the host never waits
+   * for a thread that is gone).
+   */
+  waitCheck: (() => void) | null = null;
+  /** Test hook: the next frame throws (`'throw'`) or never ends (`'hang'`) instead of its work. */
+  crash: 'throw' | 'hang' | null = null;
 
   constructor(
     readonly dimensions: Dimensions,
-    /** Which region this runner owns. */
+    /** Which region this runner owns (and which share of the other phases it takes). */
     readonly region: number,
     buffers: InstanceBuffers,
     validate = false,
@@ -84,6 +193,8 @@ export class RegionRunner {
     this.stride = 2 * dimensions;
     this.scratch = new Float64Array(this.stride);
     this.local = new RegionSweepAndPrune({ dimensions, validate });
+    this.ownership = new PairOwnership(dimensions, region);
+    this.merger.validate = validate;
     this.setBuffers(buffers);
   }
 
@@ -91,12 +202,31 @@ export class RegionRunner {
   setBuffers(b: InstanceBuffers): void {
     this.bounds = new Float64Array(b.bounds);
     this.alive = new Uint8Array(b.alive);
+    this.statics = new Uint8Array(b.statics);
+    this.listed = new Uint8Array(b.listed);
+    this.handles = new Int32Array(b.handles);
     this.dirty = new Int32Array(b.dirty);
     this.header = new Int32Array(b.header);
     this.timings = new Float64Array(b.timings);
     this.regions = new Float64Array(b.regions);
-    this.out = new Int32Array(b.out);
+    this.outs = b.outs.map((o) => new Int32Array(o));
+    this.merged = new Int32Array(b.merged);
+    this.pairs = new Int32Array(b.pairs);
     this.masks = new Uint32Array(b.masks);
+    this.entering = new Int32Array(b.entering);
+    this.chunks = new Int32Array(b.chunks);
+    this.views = {
+      bounds: this.bounds,
+      alive: this.alive,
+      statics: this.statics,
+      listed: this.listed,
+      dirty: this.dirty,
+      header: this.header,
+      regions: this.regions,
+      masks: this.masks,
+      entering: this.entering,
+      chunks: this.chunks,
+    };
     const capacity = this.alive.length;
     if (this.localOf.length < capacity) {
       const grown = new Int32Array(capacity).fill(-1);
@@ -111,60 +241,70 @@ export class RegionRunner {
   }
 
   /**
-   * First phase of a two-phase frame: for this runner's share of the frame's slot list (the share
-   * numbered like its region), the bit set of regions each box's (closed) bounds overlap, into `masks`.
+   * Phase 1, on the chunks of the frame's list this runner claims (classify.ts): checks the bounds
+   * written straight into shared memory (when the header asks), recording the first bad entry, and —
+   * in a masked frame — sorts the boxes into regions. Returns whether every box it checked passed.
    */
-  classify(): void {
+  classify(): boolean {
     const t0 = now();
-    const d = this.dimensions;
-    const s = this.stride;
-    const h = this.header;
-    const full = h[H_FULL] === 1;
-    const count = full ? h[H_USED] : h[H_DIRTY];
-    const reg = this.regions;
-    const regions = reg.length / s;
-    const start = Math.floor((count * this.region) / regions);
-    const end = Math.floor((count * (this.region + 1)) / regions);
-    const b = this.bounds;
-    const alive = this.alive;
-    const dirty = this.dirty;
-    const masks = this.masks;
-    for (let i = start; i < end; i++) {
-      const slot = full ? i : dirty[i];
-      let mask = 0;
-      if (alive[slot] === 1) {
-        const o = slot * s;
-        const x0 = b[o];
-        const y0 = b[o + 1];
-        const x1 = b[o + d];
-        const y1 = b[o + d + 1];
-        for (let r = 0; r < regions; r++) {
-          const ro = r * s;
-          if (x0 <= reg[ro + d] && x1 >= reg[ro] && y0 <= reg[ro + d + 1] && y1 >= reg[ro + 1]) {
-            if (d === 2 || (b[o + 2] <= reg[ro + 5] && b[o + 5] >= reg[ro + 2])) mask |= 1 << r;
-          }
-        }
-      }
-      masks[i] = mask;
-    }
+    const bad = classifyChunks(this.views, this.dimensions);
+    this.header[HEADER_WORDS + REGION_STAT_WORDS * this.region + H_REGION_BAD] = bad;
     this.classifyMs = now() - t0;
+    return bad < 0;
   }
 
-  /** Brings the region up to date with the changed slots and writes its pair changes. */
-  frame(): void {
+  /**
+   * Phase 2: brings the region up to date with the frame's boxes and writes the pair changes it owns.
+   * `classified` says whether phase 1 ran this frame (its time is counted in the region's). Returns
+   * whether the changes fit the output buffer (see {@link writeOutput}).
+   */
+  frame(classified = this.header[H_MASKED] === 1 || this.header[H_CHECK] === 1): boolean {
+    if (this.crash === 'throw') throw new Error('deliberate crash (test hook)');
+    if (this.crash === 'hang') for (;;) {}
     const t0 = now();
+    const h = this.header;
+    if (h[H_WALK] === 1 && h[H_MASKED] === 1) this.walkMembers();
+    else {
+      this.scanList();
+      this.membersValid = false;
+    }
+    const local = this.local;
+    local.update();
+    h[HEADER_WORDS + REGION_STAT_WORDS * this.region + H_REGION_MEMBERS] = local.count;
+    const { pairs, began, ended } = local.pairBuffers();
+    this.ownership.update(
+      pairs,
+      local.pairCount,
+      began,
+      local.beganCount,
+      ended,
+      local.endedCount,
+      local.boxes,
+      this.regions,
+      this.handles,
+      this.globalOf,
+    );
+    const fits = this.writeOutput();
+    this.timings[this.region * T_STRIDE + T_REGION_MS] = (classified ? this.classifyMs : 0) + now() - t0;
+    return fits;
+  }
+
+  /** Membership from the whole frame list: every listed slot (or every used one), in list order. */
+  private scanList(): void {
     const d = this.dimensions;
     const s = this.stride;
     const h = this.header;
     const full = h[H_FULL] === 1;
-    const count = full ? h[H_USED] : h[H_DIRTY];
+    const every = full || h[H_ALL_MOVED] === 1;
+    const count = every ? h[H_USED] : h[H_DIRTY];
     const reg = this.regions;
     const ro = this.region * s;
     const b = this.bounds;
     const alive = this.alive;
+    const statics = this.statics;
+    const listed = this.listed;
     const dirty = this.dirty;
     const localOf = this.localOf;
-    const local = this.local;
     // The region's bounds in locals (a 2-D region gets an infinite third axis).
     const x0 = reg[ro];
     const y0 = reg[ro + 1];
@@ -175,54 +315,287 @@ export class RegionRunner {
     const masked = h[H_MASKED] === 1;
     const masks = this.masks;
     const bit = this.region;
+    const everywhere = coversAll(this.regions, this.region, d);
     for (let i = 0; i < count; i++) {
-      const slot = full ? i : dirty[i];
-      const o = slot * s;
-      let inside: boolean;
-      if (masked) inside = ((masks[i] >>> bit) & 1) === 1;
-      else {
+      const slot = every ? i : dirty[i];
+      let inside = false;
+      if (masked) {
+        // Most boxes belong to other regions: two reads tell them apart.
+        const m = masks[slot];
+        inside = ((m >>> bit) & 1) === 1;
+        if ((m & TAKEN) === 0 || (!inside && localOf[slot] < 0)) continue;
+      } else {
+        if (every && listed[slot] === 0 && (alive[slot] === 0 || (!full && statics[slot] === 1))) continue;
         // Closed intervals: a box touching the border belongs to both sides.
-        inside = alive[slot] === 1 && b[o] <= x1 && b[o + d] >= x0 && b[o + 1] <= y1 && b[o + d + 1] >= y0;
-        if (d === 3 && inside) inside = b[o + 2] <= z1 && b[o + 5] >= z0;
-      }
-      const member = localOf[slot];
-      if (inside) {
-        if (member >= 0) local.moveFrom(member & SLOT_MASK, b, o);
-        else {
-          for (let j = 0; j < s; j++) this.scratch[j] = b[o + j];
-          const handle = this.local.insert(this.scratch);
-          localOf[slot] = handle;
-          const ls = handle & SLOT_MASK;
-          if (ls >= this.globalOf.length) this.globalOf = growArray(this.globalOf, ls + 1);
-          this.globalOf[ls] = slot;
+        inside = alive[slot] === 1;
+        if (!everywhere && inside) {
+          const o = slot * s;
+          inside = b[o] <= x1 && b[o + d] >= x0 && b[o + 1] <= y1 && b[o + d + 1] >= y0;
+          if (d === 3 && inside) inside = b[o + 2] <= z1 && b[o + 5] >= z0;
         }
-      } else if (member >= 0) {
-        this.local.remove(member);
-        localOf[slot] = -1;
       }
+      // (A flag changes only through setStatic, which lists the slot.)
+      this.visit(slot, inside, !every || listed[slot] === 1);
     }
-    local.update();
-    h[HEADER_WORDS + REGION_STAT_WORDS * this.region + H_REGION_MEMBERS] = this.local.count;
-    this.writeOutput();
-    this.timings[this.region + T_REGION_MS] = (masked ? this.classifyMs : 0) + now() - t0;
   }
 
   /**
-   * Writes the last frame's began and ended pairs (global slots) into the output buffer; when they
-   * do not fit, writes only the two counts (the host grows the buffer and asks again).
+   * Membership in a walking frame (see H_WALK): the members, sorted by slot, merged with the classify
+   * chunks' lists of the boxes whose regions changed or that are listed (each sorted, chunks in order).
+   * A member in neither list is still a member and takes its new bounds — read straight from its slot,
+   * with no look at its mask or its local handle (kept beside the slot), so a walk touches little more
+   * than the members' own bounds. Keeps the member list.
+   */
+  private walkMembers(): void {
+    if (!this.membersValid) this.collectMembers();
+    const h = this.header;
+    const chunkCount = Math.ceil(h[H_USED] / CLASSIFY_CHUNK);
+    // Static members nobody listed are not looked at unless the frame takes every box.
+    const allTaken = h[H_FULL] === 1 || h[H_TAKE_ALL] === 1;
+    const counts = this.chunks;
+    const entering = this.entering;
+    let total = 0;
+    for (let c = 0; c < chunkCount; c++) total += counts[c];
+    const slots = this.memberSlots;
+    const handles = this.memberHandles;
+    const memberCount = this.memberCount;
+    this.nextMemberSlots = growArray(this.nextMemberSlots, memberCount + total);
+    this.nextMemberHandles = growArray(this.nextMemberHandles, memberCount + total);
+    const nextSlots = this.nextMemberSlots;
+    const nextHandles = this.nextMemberHandles;
+    const staged = this.gatherBounds();
+    const masks = this.masks;
+    const listed = this.listed;
+    const localOf = this.localOf;
+    const local = this.local;
+    const s = this.stride;
+    const bit = this.region;
+    let n = 0;
+    let i = 0;
+    // The changed list's cursor: chunk c, entry k.
+    let c = 0;
+    let k = 0;
+    while (c < chunkCount && counts[c] === 0) c++;
+    const NONE = 0x7fffffff;
+    let e = c < chunkCount ? entering[c * CLASSIFY_CHUNK] : NONE;
+    while (i < memberCount || e !== NONE) {
+      const m = i < memberCount ? slots[i] : NONE;
+      if (m < e) {
+        // Unchanged membership: only the bounds.
+        const handle = handles[i++];
+        const ls = handle & SLOT_MASK;
+        if (allTaken || local.staticAt(ls) === 0) local.moveFrom(ls, staged, (i - 1) * s);
+        nextSlots[n] = m;
+        nextHandles[n++] = handle;
+        continue;
+      }
+      const slot = e;
+      if (m === e) i++;
+      if (++k >= counts[c]) {
+        k = 0;
+        c++;
+        while (c < chunkCount && counts[c] === 0) c++;
+      }
+      e = c < chunkCount ? entering[c * CLASSIFY_CHUNK + k] : NONE;
+      // Changed: the whole visit (a listed box's static flag may have changed too). Every box in the
+      // list is taken.
+      this.visit(slot, ((masks[slot] >>> bit) & 1) === 1, listed[slot] === 1);
+      const handle = localOf[slot];
+      if (handle >= 0) {
+        nextSlots[n] = slot;
+        nextHandles[n++] = handle;
+      }
+    }
+    this.nextMemberSlots = slots;
+    this.nextMemberHandles = handles;
+    this.memberSlots = nextSlots;
+    this.memberHandles = nextHandles;
+    this.memberCount = n;
+  }
+
+  /**
+   * Copies every member's bounds out of the shared array, in member (slot) order, into `staged`: the
+   * members lie scattered over the shared array, and a loop that does nothing but load them keeps many
+   * cache misses in flight at once, where the walk's own work between two loads would leave few.
+   */
+  private gatherBounds(): Float64Array {
+    const s = this.stride;
+    const n = this.memberCount;
+    this.staged = growArray(this.staged, n * s);
+    const staged = this.staged;
+    const slots = this.memberSlots;
+    const b = this.bounds;
+    if (s === 6) {
+      for (let i = 0, j = 0; i < n; i++, j += 6) {
+        const o = slots[i] * 6;
+        staged[j] = b[o];
+        staged[j + 1] = b[o + 1];
+        staged[j + 2] = b[o + 2];
+        staged[j + 3] = b[o + 3];
+        staged[j + 4] = b[o + 4];
+        staged[j + 5] = b[o + 5];
+      }
+    } else {
+      for (let i = 0, j = 0; i < n; i++, j += 4) {
+        const o = slots[i] * 4;
+        staged[j] = b[o];
+        staged[j + 1] = b[o + 1];
+        staged[j + 2] = b[o + 2];
+        staged[j + 3] = b[o + 3];
+      }
+    }
+    return staged;
+  }
+
+  /** Rebuilds the sorted member list from the local sweep and prune (after frames that did not keep it). */
+  private collectMembers(): void {
+    this.memberSlots = growArray(this.memberSlots, this.local.count);
+    this.memberHandles = growArray(this.memberHandles, this.local.count);
+    const n = this.local.collectLive(this.globalOf, this.memberSlots);
+    this.memberSlots.subarray(0, n).sort();
+    for (let i = 0; i < n; i++) this.memberHandles[i] = this.localOf[this.memberSlots[i]];
+    this.memberCount = n;
+    this.membersValid = true;
+  }
+
+  /**
+   * Brings one box's membership up to date: a member inside takes its new bounds (and its static flag
+   * when it may have changed), a box inside that is not a member is inserted, a member outside removed.
+   */
+  private visit(slot: number, inside: boolean, flagMayChange: boolean): void {
+    const member = this.localOf[slot];
+    const local = this.local;
+    if (inside) {
+      const o = slot * this.stride;
+      if (member >= 0) {
+        const ls = member & SLOT_MASK;
+        local.moveFrom(ls, this.bounds, o);
+        if (flagMayChange && local.staticAt(ls) !== this.statics[slot]) {
+          local.setStatic(member, this.statics[slot] === 1);
+        }
+      } else {
+        const b = this.bounds;
+        for (let j = 0; j < this.stride; j++) this.scratch[j] = b[o + j];
+        const handle = local.insert(this.scratch, 0, this.statics[slot] === 1);
+        this.localOf[slot] = handle;
+        const ls = handle & SLOT_MASK;
+        if (ls >= this.globalOf.length) this.globalOf = growArray(this.globalOf, ls + 1);
+        this.globalOf[ls] = slot;
+      }
+    } else if (member >= 0) {
+      local.remove(member);
+      this.localOf[slot] = -1;
+    }
+  }
+
+  /**
+   * The three phases in one (`STEP`), run by every worker of the broadphase at once: classify when the
+   * header asks, a barrier, then — unless some box failed its check or some worker failed — the
+   * frame, a barrier, and — when every region's output fit — the merge (else the host grows the
+   * buffers and asks for the rest). A failure in a phase is rethrown after the worker has passed the
+   * barriers the others wait at.
+   */
+  step(): void {
+    const h = this.header;
+    const regions = this.outs.length;
+    const progress = HEADER_WORDS + REGION_STAT_WORDS * this.region + H_REGION_PROGRESS;
+    const classified = h[H_CHECK] === 1 || h[H_MASKED] === 1;
+    const trace = this.timings;
+    const t = this.region * T_STRIDE;
+    trace[t + T_STARTED] = clock();
+    trace[t + T_CLASSIFIED] = trace[t + T_STARTED];
+    trace[t + T_FIRST_BARRIER] = trace[t + T_STARTED];
+    let failure: unknown = null;
+    if (classified) {
+      try {
+        this.classify();
+      } catch (error) {
+        failure = error;
+        Atomics.store(h, H_ABORT, 1);
+      }
+      h[progress] = 1;
+      trace[t + T_CLASSIFIED] = clock();
+      this.barrier(regions);
+      trace[t + T_FIRST_BARRIER] = clock();
+      if (Atomics.load(h, H_ABORT) === 1 || this.anyBad(regions)) {
+        if (failure !== null) throw failure;
+        return;
+      }
+    }
+    try {
+      this.frame(classified);
+    } catch (error) {
+      failure = error;
+      Atomics.store(h, H_ABORT, 1);
+    }
+    h[progress] = 2;
+    trace[t + T_FRAMED] = clock();
+    this.barrier(regions);
+    trace[t + T_SECOND_BARRIER] = clock();
+    if (failure !== null) throw failure;
+    if (Atomics.load(h, H_ABORT) !== 1 && this.outputsFit()) this.merge();
+    h[progress] = 3;
+    trace[t + T_MERGED] = clock();
+  }
+
+  /**
+   * Waits until all `regions` runners of the broadphase have arrived (spinning for `H_SPIN_US`, then
+   * sleeping; the host's runner wakes every couple of milliseconds to run {@link waitCheck}).
+   */
+  private barrier(regions: number): void {
+    if (regions === 1) return;
+    const h = this.header;
+    const passed = Atomics.load(h, H_BARRIER_PASSED);
+    if (Atomics.add(h, H_BARRIER_COUNT, 1) === regions - 1) {
+      Atomics.store(h, H_BARRIER_COUNT, 0);
+      Atomics.add(h, H_BARRIER_PASSED, 1);
+      Atomics.notify(h, H_BARRIER_PASSED);
+      return;
+    }
+    const until = now() + h[H_SPIN_US] / 1000;
+    const check = this.waitCheck;
+    while (Atomics.load(h, H_BARRIER_PASSED) === passed) {
+      if (now() > until) {
+        Atomics.wait(h, H_BARRIER_PASSED, passed, check ? 2 : 100);
+        check?.();
+      }
+    }
+  }
+
+  /** Whether any worker's classify share found a bad box. */
+  private anyBad(regions: number): boolean {
+    const h = this.header;
+    for (let r = 0; r < regions; r++)
+      if (h[HEADER_WORDS + REGION_STAT_WORDS * r + H_REGION_BAD] >= 0) return true;
+    return false;
+  }
+
+  /** Whether every region's pair changes of this frame fit its output buffer. */
+  private outputsFit(): boolean {
+    for (const out of this.outs)
+      if (OUT_PAIRS + 2 * (out[OUT_BEGAN] + out[OUT_ENDED]) > out.length) return false;
+    return true;
+  }
+
+  /** Phase 3: merges every region's changes for this runner's range of pair keys (merge.ts). */
+  merge(): boolean {
+    return this.merger.merge(this.region, this.header, this.outs, this.pairs, this.merged);
+  }
+
+  /**
+   * Writes the last frame's began and ended pairs into the output buffer; when they do not fit,
+   * writes only the two counts (the host grows the buffer and asks again). Returns whether they fit.
    */
   writeOutput(): boolean {
-    const { pairs: _pairs, began, ended } = this.local.pairBuffers();
-    const nb = this.local.beganCount;
-    const ne = this.local.endedCount;
-    const out = this.out;
+    const out = this.outs[this.region];
+    const owned = this.ownership;
+    const nb = owned.beganCount;
+    const ne = owned.endedCount;
     out[OUT_BEGAN] = nb;
     out[OUT_ENDED] = ne;
     if (OUT_PAIRS + 2 * (nb + ne) > out.length) return false;
-    const g = this.globalOf;
-    let w = OUT_PAIRS;
-    for (let i = 0; i < 2 * nb; i++) out[w++] = g[began[i] & SLOT_MASK];
-    for (let i = 0; i < 2 * ne; i++) out[w++] = g[ended[i] & SLOT_MASK];
+    out.set(owned.began.subarray(0, 2 * nb), OUT_PAIRS);
+    out.set(owned.ended.subarray(0, 2 * ne), OUT_PAIRS + 2 * nb);
     return true;
   }
 }

@@ -5,10 +5,12 @@
  * After its `init` message the worker sits in a command loop, blocked in `Atomics.wait` on its command
  * word — the sweep-and-prune notes, §2.3, run every region in its own thread and synchronise them at
  * a barrier each time step; here the barrier is the host waiting for every worker's acknowledgement.
- * A `FRAME` command runs one frame of one region (regions of several broadphases can share a worker),
- * `DRAIN n` leaves the loop to read `n` messages (new or grown buffers) and comes back, `EXIT` stops.
- * A failure is written into shared memory (status word and error text) before the acknowledgement,
- * so a host blocked in `Atomics.wait` sees it at once; an exiting worker marks itself exited.
+ * `CLASSIFY`, `FRAME` and `MERGE` run one phase of a frame of one broadphase (shared.ts; regions of
+ * several broadphases can share a worker), `STEP` all three for a one-region broadphase, `DRAIN n`
+ * leaves the loop to read `n` messages (new or grown buffers) and comes back, `EXIT` stops. A failure
+ * is written into shared memory (status word and error text) before the acknowledgement, so a host
+ * blocked in `Atomics.wait` sees it at once; an exiting worker marks itself exited. In Node the worker
+ * is started by the pool's supervisor (supervisor.ts) and hears the host through a `MessagePort`.
  */
 import { RegionRunner } from './region.js';
 import {
@@ -24,7 +26,9 @@ import {
   CMD_DRAIN,
   CMD_EXIT,
   CMD_FRAME,
+  CMD_MERGE,
   CMD_RESEND,
+  CMD_STEP,
   CONTROL_STRIDE,
   ERROR_BYTES,
   type InstanceBuffers,
@@ -95,19 +99,18 @@ interface Channel {
   post(message: unknown): void;
   listen(handler: (message: HostMessage) => void): void;
   exit(): void;
-  onExit(handler: () => void): void;
+  onExit(handler: (code?: number) => void): void;
 }
 
 interface NodeProcess {
   getBuiltinModule?: (id: string) => unknown;
   exit(code?: number): never;
-  on(event: string, handler: () => void): void;
+  on(event: string, handler: (code?: number) => void): void;
 }
 
-interface NodeParentPort {
+interface NodePort {
   postMessage(message: unknown): void;
   on(event: 'message', handler: (message: HostMessage) => void): void;
-  close(): void;
 }
 
 interface WorkerScope {
@@ -120,9 +123,10 @@ interface WorkerScope {
 function channel(): Channel {
   const proc = (globalThis as { process?: NodeProcess }).process;
   const threads = proc?.getBuiltinModule?.('node:worker_threads') as
-    | { parentPort: NodeParentPort | null }
+    | { parentPort: NodePort | null; workerData?: { role?: string; port?: NodePort } }
     | undefined;
-  const port = threads?.parentPort;
+  // Started by the pool's supervisor: the host's end of the channel is the port it handed over.
+  const port = threads?.workerData?.role === 'region' ? threads.workerData.port : threads?.parentPort;
   if (proc && port) {
     return {
       post: (m) => port.postMessage(m),
@@ -136,7 +140,7 @@ function channel(): Channel {
     post: (m) => scope.postMessage(m),
     listen: (h) => scope.addEventListener('message', (e) => h(e.data)),
     exit: () => scope.close(),
-    onExit: (h) => scope.addEventListener('error', h),
+    onExit: (h) => scope.addEventListener('error', () => h()),
   };
 }
 
@@ -168,7 +172,8 @@ function fail(status: number, error: unknown): void {
   errors!.set(bytes.subarray(0, n), index * ERROR_BYTES);
   Atomics.store(c, base + C_ERROR_LENGTH, n);
   Atomics.store(c, base + C_STATUS, status);
-  Atomics.notify(c, base + C_ACK);
+  // The host may be waiting on any worker's acknowledgement (one held up by this one, say): wake all.
+  for (let at = C_ACK; at < c.length; at += CONTROL_STRIDE) Atomics.notify(c, at);
 }
 
 /** Blocks on the command word and runs commands until one sends the worker back to its messages. */
@@ -195,12 +200,13 @@ function loop(): void {
     try {
       const runner = runners.get(arg);
       if (!runner) throw new Error(`no region attached for broadphase ${arg}`);
-      if (cmd === CMD_FRAME) {
-        if (crashNext === 'throw') throw new Error('deliberate crash (test hook)');
-        // A worker that never answers (test hook).
-        if (crashNext === 'hang') for (;;) {}
-        runner.frame();
+      if (cmd === CMD_FRAME || cmd === CMD_STEP) {
+        // Test hook: the region's frame throws or never ends (in a STEP, after the first barrier).
+        runner.crash = crashNext;
+        if (cmd === CMD_FRAME) runner.frame();
+        else runner.step();
       } else if (cmd === CMD_CLASSIFY) runner.classify();
+      else if (cmd === CMD_MERGE) runner.merge();
       else if (cmd === CMD_RESEND) runner.writeOutput();
       else throw new Error(`unknown command ${cmd}`);
     } catch (error) {
@@ -244,7 +250,7 @@ function handle(message: HostMessage): void {
   }
 }
 
-io.onExit(() => fail(STATUS_EXITED, new Error('worker exited')));
+io.onExit((code) => fail(STATUS_EXITED, typeof code === 'number' ? `exited with code ${code}` : 'exited'));
 io.listen((message) => {
   try {
     handle(message);

@@ -15,13 +15,31 @@
  * passes, bulk rebuilds — is in passes.ts; queries in queries.ts; the invariant checks behind the
  * `validate` option in invariants.ts; the data layout in state.ts and layout.ts.
  */
-import { checkBounds, SLOT_MASK } from '../proxies.js';
+import { checkBounds, checkStaticFlag, SLOT_MASK } from '../proxies.js';
 import { chooseCellSize } from './cellSize.js';
 import { checkSapInvariants } from './invariants.js';
 import { GRID_CELL_LIMIT, type SweepAndPruneOptions } from './options.js';
 import { SapQueries } from './queries.js';
 
-/** Incremental, region-partitioned sweep and prune. Implements the {@link Broadphase} contract. */
+/**
+ * Incremental, region-partitioned sweep and prune. Implements the {@link Broadphase} contract.
+ *
+ * @example
+ * ```ts
+ * import { SweepAndPrune } from '@sieve/core';
+ *
+ * const bp = new SweepAndPrune({ dimensions: 2 });
+ * const a = bp.insert([0, 0, 1, 1]); // [minX, minY, maxX, maxY] → an integer handle
+ * const b = bp.insert([1, 0, 2, 1]); // touching counts as overlapping
+ * const c = bp.insert([5, 5, 6, 6]);
+ * bp.update();
+ * console.log(bp.pairs()); // Int32Array [a, b]: every overlapping pair, a < b, sorted
+ * bp.move(c, [1.5, 0.5, 2.5, 1.5]); // c now overlaps b
+ * bp.update();
+ * console.log(bp.began(), bp.ended()); // [b, c] began, nothing ended
+ * bp.remove(a); // `a` is stale from now on: using it throws
+ * ```
+ */
 export class SweepAndPrune extends SapQueries {
   /**
    * The largest cell index, in absolute value, of the grid on every axis (2^30): the grid holds
@@ -47,10 +65,24 @@ export class SweepAndPrune extends SapQueries {
   }
 
   /** {@inheritDoc Broadphase.insert} */
-  insert(bounds: ArrayLike<number>, tag?: number): number {
-    const slot = this.store.allocate(bounds, tag);
+  insert(bounds: ArrayLike<number>, tag?: number, isStatic?: boolean): number {
+    const slot = this.store.allocate(bounds, tag, isStatic);
     this.inserted[this.insertedCount++] = slot;
     return this.store.handles[slot];
+  }
+
+  /** {@inheritDoc Broadphase.setStatic} */
+  setStatic(handle: number, isStatic: boolean): void {
+    const slot = this.store.slotOf(handle, 'setStatic');
+    checkStaticFlag(isStatic, 'SweepAndPrune.setStatic', false);
+    const flag = isStatic ? 1 : 0;
+    if (this.store.statics[slot] === flag) return;
+    this.store.statics[slot] = flag;
+    // A box not listed yet takes its flag when it is; a listed one changes its counts at the update.
+    if (this.inLists[slot] === 1 && this.flipQueued[slot] === 0) {
+      this.flipQueued[slot] = 1;
+      this.flipped[this.flippedCount++] = slot;
+    }
   }
 
   /** {@inheritDoc Broadphase.move} */
@@ -99,11 +131,12 @@ export class SweepAndPrune extends SapQueries {
   }
 
   /**
-   * Brings the pair set up to date: chooses the grid once there are enough boxes, takes out the
-   * removed boxes, moves the moved ones (passes.ts), lists the inserted ones, sorts and sweeps the
+   * Brings the pair set up to date: applies the static flags changed since the last update, chooses
+   * the grid once there are enough boxes, takes out the removed boxes, moves the moved ones (passes.ts), lists the inserted ones, sorts and sweeps the
    * regions filled from empty, releases the emptied ones, and publishes began/ended.
    */
   update(): void {
+    if (this.flippedCount > 0) this.applyFlips();
     if (
       this.autoGrid &&
       this.cellSize === Number.POSITIVE_INFINITY &&
@@ -111,7 +144,12 @@ export class SweepAndPrune extends SapQueries {
     ) {
       this.cellSize = chooseCellSize(this.store, this.objectsPerCell);
       this.inverseCell = 1 / this.cellSize;
-      if (this.cellSize !== Number.POSITIVE_INFINITY) this.regrid();
+      if (this.cellSize !== Number.POSITIVE_INFINITY) {
+        this.regrid();
+        // Numbered region by region at the end of this update (not after the bulk rebuilds of
+        // teleporting scenes: renumbering every frame would cost more than it saves).
+        this.entriesMade = this.entriesUsed;
+      }
     }
     for (let i = 0; i < this.removedCount; i++) this.unlist(this.removed[i]);
     this.removedCount = 0;
@@ -119,9 +157,7 @@ export class SweepAndPrune extends SapQueries {
     for (let i = 0; i < this.insertedCount; i++) {
       const slot = this.inserted[i];
       if (this.store.alive[slot] === 0) continue;
-      this.copyListed(slot);
-      this.inLists[slot] = 1;
-      this.updateMemberships(slot);
+      this.list(slot);
     }
     this.insertedCount = 0;
     for (let i = 0; i < this.bulkCount; i++) this.sortAndSweep(this.bulkRegions[i]);
@@ -162,6 +198,12 @@ export class SweepAndPrune extends SapQueries {
       cells: this.cells,
       inLists: this.inLists,
       big: this.big,
+      fixed: this.fixed,
+      fixedCount: this.fixedCount,
+      statics: this.store.statics,
+      alive: this.store.alive,
+      leaveHead: this.leaveHead,
+      enterHead: this.enterHead,
       pairSet: this.pairSet,
     });
   }

@@ -3,6 +3,9 @@
  * enough that a typical box lies in one cell (four times the largest mean extent), and near the edge of
  * a cube holding `objectsPerCell` boxes at the scene's mean density (the sweep-and-prune notes, §2).
  *
+ * On a scene thinner than such a cube along some axis, the cells reach across it, and their edge is
+ * chosen along the other axes so that they still hold about `objectsPerCell` boxes.
+ *
  * The statistics are taken over the scene's bulk, so that one box far away (a body that flew off to
  * 1e18) or one absurdly large box does not blow the cells up until everything shares one list. The
  * bulk is found from quantiles of a sample (Tukey's fences, widened): per axis, the 1st and 99th
@@ -80,14 +83,27 @@ export function chooseCellSize(store: ProxyStore, objectsPerCell: number): numbe
     }
   }
   if (n === 0) return Number.POSITIVE_INFINITY;
-  let volume = 1;
   let largest = 0;
+  // The bulk's extent per axis, smallest first.
+  const span = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
   for (let k = 0; k < d; k++) {
     const mean = extent[k] / n;
     largest = Math.max(largest, mean);
-    volume *= Math.max(hi[k] - lo[k], mean);
+    span[k] = Math.max(hi[k] - lo[k], mean);
   }
-  const edge = Math.max(4 * largest, ((objectsPerCell * volume) / n) ** (1 / d));
+  span.sort((a, b) => a - b);
+  // About n / objectsPerCell cells over the bulk: the edge e with ∏ max(1, span_k / e) = that many.
+  // A scene thinner than a cube cell on some axis (a pile along a floor, a side-scrolling level)
+  // has one cell across it, and its cells grow along the others rather than hold a few boxes each.
+  const cellsWanted = n / objectsPerCell;
+  let edge = 0;
+  for (let first = 0; first < d; first++) {
+    let volume = 1;
+    for (let k = first; k < d; k++) volume *= span[k];
+    edge = (volume / cellsWanted) ** (1 / (d - first));
+    if (!(edge >= span[first])) break;
+  }
+  edge = Math.max(4 * largest, edge);
   // Infinite (a bulk near the double range) or so small that 1 / edge overflows: one region.
   return Number.isFinite(edge) && Number.isFinite(1 / edge) ? edge : Number.POSITIVE_INFINITY;
 }

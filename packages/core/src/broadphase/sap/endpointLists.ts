@@ -7,12 +7,16 @@
  * - {@link SapLists.sift} is the one insertion-sort step: it moves one endpoint towards either end of
  *   its list and records every min/max swap on the way. Sliding one box (Bullet's sortMinDown,
  *   sortMaxUp...) applies them at once as exact toggles ({@link SapLists.applyToggles}); a pass over
- *   many moved boxes applies them after the pass by another rule (passes.ts).
+ *   many moved boxes applies its swaps by another rule (passes.ts).
  * - Whether two boxes of a region overlap on the axes other than the one being sorted is read from
  *   their endpoints' positions in the region's sorted lists ({@link SapLists.meetOnOtherAxes}), not
  *   from their bounds: the positions are one small record per entry.
  * - Adding and removing an entry moves the shorter side of each list; a region filled from empty is
  *   sorted once and its pairs found by one sweep along its widest axis.
+ * - Two static boxes never make a pair (Bullet's per-proxy collision filter, applied where a pair
+ *   would be made): a swap of two static boxes' endpoints is not recorded, counting skips static
+ *   partners of a static box, and a sweep keeps static boxes in an open list of their own that only
+ *   dynamic boxes are tested against.
  */
 import { growArray } from '../../growArray.js';
 import { EndpointArena } from './endpointArena.js';
@@ -20,6 +24,13 @@ import { listAt, maxToken, minToken, whereAt, whereOfToken } from './layout.js';
 import type { SweepAndPruneOptions } from './options.js';
 import { SapRegions } from './regions.js';
 import { sortEndpoints } from './sortEndpoints.js';
+
+/** {@link SapLists.countPartners} counts the box's pairs with every other box. */
+export const ALL_PARTNERS = 0;
+/** {@link SapLists.countPartners} counts the box's pairs with dynamic boxes only. */
+export const DYNAMIC_PARTNERS = 1;
+/** {@link SapLists.countPartners} counts the box's pairs with static boxes only. */
+export const STATIC_PARTNERS = 2;
 
 /** Endpoint lists: the sift, the swap rule, entry insertion and removal, sort and sweep. */
 export abstract class SapLists extends SapRegions {
@@ -30,7 +41,8 @@ export abstract class SapLists extends SapRegions {
   /**
    * Moves the endpoint at arena index `i` of region r's axis-k list to its place towards the list's
    * start (`step` -1) or end (`step` +1), shifting each endpoint it passes by one. Every min/max swap on
-   * the way is recorded in `swaps` as a token pair, the token now on the left first.
+   * the way is recorded in `swaps` as a token pair, the token now on the left first — but the swaps of
+   * two static boxes, which never make a pair.
    */
   protected sift(r: number, k: number, i: number, step: number): void {
     const v = this.arena.values[k];
@@ -43,6 +55,10 @@ export abstract class SapLists extends SapRegions {
     const token = t[i];
     const isMax = token & 1;
     const down = step < 0;
+    // A static endpoint records only its swaps with dynamic boxes' endpoints.
+    const fixed = this.fixed;
+    const entryObject = this.entryObject;
+    const movingFixed = this.fixedCount > 0 && fixed[entryObject[token >> 1]] === 1;
     let j = i;
     while (j !== stop) {
       const n = j + step;
@@ -55,7 +71,7 @@ export abstract class SapLists extends SapRegions {
         down ? nv < value || (nv === value && nMax <= isMax) : value < nv || (value === nv && isMax <= nMax)
       )
         break;
-      if (nMax !== isMax) {
+      if (nMax !== isMax && (!movingFixed || fixed[entryObject[nt >> 1]] === 0)) {
         if (this.swapCount === this.swaps.length) this.swaps = growArray(this.swaps, this.swapCount + 2);
         this.swaps[this.swapCount++] = down ? token : nt;
         this.swaps[this.swapCount++] = down ? nt : token;
@@ -120,16 +136,17 @@ export abstract class SapLists extends SapRegions {
   }
 
   /**
-   * Puts entry e's min and max (box `slot` as listed) at their places in region r's sorted axis-k
-   * list: both places found by binary search, then the shorter side of the list moves out of the way,
-   * each endpoint once. (The values are read here rather than passed in: a double argument to a call
+   * Puts entry e's min and max (box `slot` as listed, or its latest bounds while `enterLatest`) at
+   * their places in region r's sorted axis-k list: both places found by binary search, then the
+   * shorter side of the list moves out of the way, each endpoint once. (The values are read here rather than passed in: a double argument to a call
    * that is not inlined gets boxed.)
    */
   protected insertEndpoints(r: number, k: number, e: number, slot: number): void {
     const d = this.dimensions;
     const d2 = 2 * d;
-    const low = this.listed[slot * d2 + k];
-    const high = this.listed[slot * d2 + d + k];
+    const from = this.enterLatest ? this.store.bounds : this.listed;
+    const low = from[slot * d2 + k];
+    const high = from[slot * d2 + d + k];
     const v = this.arena.values[k];
     const t = this.arena.tokens[k];
     const where = this.where;
@@ -241,12 +258,13 @@ export abstract class SapLists extends SapRegions {
 
   /**
    * Adds `delta` to the count of every pair of `slot` (entry e) with another box of region r it
-   * overlaps. Each axis's list is sorted, so box B overlaps e on axis k exactly when B's max lies right
+   * overlaps — every other box, only the dynamic ones or only the static ones (`partners`:
+   * `ALL_PARTNERS`, `DYNAMIC_PARTNERS`, `STATIC_PARTNERS`). Each axis's list is sorted, so box B overlaps e on axis k exactly when B's max lies right
    * of e's min and B's min lies left of e's max: either the max tokens right of e's min are looked at,
    * or the min tokens left of e's max, whichever of the six (two per axis) is the shortest stretch;
    * only boxes that pass on that axis are tested on the others.
    */
-  protected countPartners(r: number, e: number, slot: number, delta: number): void {
+  protected countPartners(r: number, e: number, slot: number, delta: number, partners: number): void {
     const where = this.where;
     const d = this.dimensions;
     const d2 = 2 * d;
@@ -278,11 +296,15 @@ export abstract class SapLists extends SapRegions {
     const to = right ? first + n : eMax;
     // The kind of token looked at (max to the right, min to the left) and the far end it must pass.
     const kind = right ? 1 : 0;
+    const fixed = this.fixed;
+    // The static flag a partner must not have (2: none).
+    const skip = partners === DYNAMIC_PARTNERS ? 1 : partners === STATIC_PARTNERS ? 0 : 2;
     for (let i = from; i < to; i++) {
       const token = t[i];
       if ((token & 1) !== kind || token >> 1 === e) continue;
       const other = where[whereAt(token >> 1, d2, axis, 1 - kind)];
       if (right ? other > eMax : other < eMin) continue;
+      if (skip !== 2 && fixed[this.entryObject[token >> 1]] === skip) continue;
       if (this.meetOnOtherAxes(e, token >> 1, axis)) {
         const b = this.entryObject[token >> 1];
         if (delta > 0) this.pairSet.increment(slot, b);
@@ -327,14 +349,23 @@ export abstract class SapLists extends SapRegions {
     return best;
   }
 
-  /** Sweeps region r's sorted axis-k list and counts every overlapping pair (one-axis SAP). */
+  /**
+   * Sweeps region r's sorted axis-k list and counts every overlapping pair (one-axis SAP). Open static
+   * boxes wait in a list of their own: a box opening meets the open dynamic boxes, and a dynamic box
+   * the open static ones too.
+   */
   protected sweep(r: number, k: number): void {
     const t = this.arena.tokens[k];
     this.active = growArray(this.active, this.regionLength[r] >> 1);
     const active = this.active;
+    // (Grown only once static boxes are listed: a world without any never touches it.)
+    if (this.fixedCount > 0) this.activeFixed = growArray(this.activeFixed, this.regionLength[r] >> 1);
+    const activeFixed = this.activeFixed;
     const index = this.activeIndex;
+    const fixed = this.fixed;
     const end = this.listFirst[listAt(r, k)] + this.regionLength[r];
     let open = 0;
+    let openFixed = 0;
     for (let i = this.listFirst[listAt(r, k)]; i < end; i++) {
       const token = t[i];
       const e = token >> 1;
@@ -344,13 +375,28 @@ export abstract class SapLists extends SapRegions {
           if (this.meetOnOtherAxes(e, active[j], k))
             this.pairSet.increment(slot, this.entryObject[active[j]]);
         }
-        index[e] = open;
-        active[open++] = e;
+        if (fixed[slot] === 1) {
+          index[e] = ~openFixed;
+          activeFixed[openFixed++] = e;
+        } else {
+          for (let j = 0; j < openFixed; j++) {
+            if (this.meetOnOtherAxes(e, activeFixed[j], k))
+              this.pairSet.increment(slot, this.entryObject[activeFixed[j]]);
+          }
+          index[e] = open;
+          active[open++] = e;
+        }
       } else {
         const at = index[e];
-        const last = active[--open];
-        active[at] = last;
-        index[last] = at;
+        if (at >= 0) {
+          const last = active[--open];
+          active[at] = last;
+          index[last] = at;
+        } else {
+          const last = activeFixed[--openFixed];
+          activeFixed[~at] = last;
+          index[last] = at;
+        }
       }
     }
   }

@@ -7,12 +7,12 @@
  * (where big boxes meet each other) and in every existing cell they overlap (where they meet small
  * boxes), as Bullet's btMultiSapBroadphase keeps large proxies in its global SAP.
  *
- * Entries are pooled and renumbered in box order now and then, so that walks in box order read them in
- * order.
+ * Entries are pooled and renumbered region by region now and then, so that the work an update does
+ * in one region reads and writes one small stretch of the per-entry arrays. A box's static flag is applied here too: it decides which of the box's pairs are counted.
  */
 import { growArray } from '../../growArray.js';
 import { EndpointArena } from './endpointArena.js';
-import { SapLists } from './endpointLists.js';
+import { ALL_PARTNERS, DYNAMIC_PARTNERS, SapLists, STATIC_PARTNERS } from './endpointLists.js';
 import { GLOBAL_REGION, listAt, maxToken, minToken, whereAt } from './layout.js';
 import { GRID_CELL_LIMIT, type SweepAndPruneOptions } from './options.js';
 
@@ -28,6 +28,38 @@ export abstract class SapEntries extends SapLists {
     if (this.big[slot] === 1) this.setBig(slot, false);
     this.inLists[slot] = 0;
     this.dirtyFlag[slot] = 0;
+    if (this.fixed[slot] === 1) {
+      this.fixed[slot] = 0;
+      this.fixedCount--;
+    }
+  }
+
+  /**
+   * Applies the static flags changed since the last update (before any other change of the update,
+   * so the lists still hold what the counts were made from): a box turning static uncounts its pairs
+   * with static boxes in every region it is in, a box turning dynamic counts them.
+   */
+  protected applyFlips(): void {
+    const statics = this.store.statics;
+    const alive = this.store.alive;
+    for (let i = 0; i < this.flippedCount; i++) {
+      const slot = this.flipped[i];
+      this.flipQueued[slot] = 0;
+      // A removed box leaves with the flag its pairs were counted with.
+      if (alive[slot] === 0 || this.inLists[slot] === 0 || this.fixed[slot] === statics[slot]) continue;
+      const delta = statics[slot] === 1 ? -1 : 1;
+      for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) {
+        this.countPartners(this.entryRegion[e], e, slot, delta, STATIC_PARTNERS);
+      }
+      this.fixed[slot] = statics[slot];
+      this.fixedCount -= delta;
+    }
+    this.flippedCount = 0;
+  }
+
+  /** Which partners box `slot` has pairs with: the dynamic ones for a static box, else all. */
+  private partnersOf(slot: number): number {
+    return this.fixed[slot] === 1 ? DYNAMIC_PARTNERS : ALL_PARTNERS;
   }
 
   /**
@@ -141,9 +173,10 @@ export abstract class SapEntries extends SapLists {
         const at = this.listFirst[listAt(r, k)] + n;
         const v = this.arena.values[k];
         const t = this.arena.tokens[k];
-        v[at] = this.listed[o + k];
+        const from = this.enterLatest ? this.store.bounds : this.listed;
+        v[at] = from[o + k];
         t[at] = minToken(e);
-        v[at + 1] = this.listed[o + d + k];
+        v[at + 1] = from[o + d + k];
         t[at + 1] = maxToken(e);
         this.where[whereAt(e, d2, k, 0)] = at;
         this.where[whereAt(e, d2, k, 1)] = at + 1;
@@ -158,7 +191,7 @@ export abstract class SapEntries extends SapLists {
     }
     for (let k = 0; k < d; k++) this.insertEndpoints(r, k, e, slot);
     this.regionLength[r] = n + 2;
-    this.countPartners(r, e, slot, 1);
+    this.countPartners(r, e, slot, 1, this.partnersOf(slot));
     return e;
   }
 
@@ -166,7 +199,7 @@ export abstract class SapEntries extends SapLists {
   protected removeEntry(e: number): void {
     const r = this.entryRegion[e];
     const slot = this.entryObject[e];
-    if (this.regionBulk[r] === 0) this.countPartners(r, e, slot, -1);
+    if (this.regionBulk[r] === 0) this.countPartners(r, e, slot, -1, this.partnersOf(slot));
     this.removeEndpoints(r, e);
     if (this.big[slot] === 0 && --this.regionSmall[r] === 0 && r !== GLOBAL_REGION) this.markEmptied(r);
     // Unlink from the box's entry list.
@@ -209,10 +242,12 @@ export abstract class SapEntries extends SapLists {
   }
 
   /**
-   * Renumbers the entries in slot order, each box's entries side by side. Entries made as boxes change
-   * cells take freed numbers, scattered; the walk that writes the moved boxes' new values goes in slot
-   * order and reads each entry's endpoint positions, so it reads them in order again. Done once as
-   * many entries were made since as a quarter of the boxes (and at least 4096): O(entries +
+   * Renumbers the entries region by region, each region's in the order of its axis-0 list, so that
+   * everything an update does to one region — the new values it writes, the endpoint positions its
+   * sorting pass shifts, the positions its swap tests read — lies in one small stretch of `where` and
+   * the per-entry arrays, not scattered over them (at 100 000 boxes, the difference between cache
+   * hits and misses). Entries made as boxes change cells take freed numbers, scattered; this is done
+   * again once as many were made as a quarter of the boxes (and at least 4096): O(entries +
    * endpoints), and no allocation once the spare arrays have grown.
    */
   protected renumberEntries(): void {
@@ -230,23 +265,35 @@ export abstract class SapEntries extends SapLists {
     }
     const object = this.spareObject;
     const region = this.spareRegion;
-    const next = this.spareNext;
     const stamp = this.spareStamp;
     const where = this.spareWhere;
+    const next = this.spareNext;
+    const t0 = this.arena.tokens[0];
+    // New numbers in region order (every live entry is in its region's lists), the records copied.
     let live = 0;
+    for (let r = 0; r < this.regionsUsed; r++) {
+      if (this.regionStart[r] < 0) continue;
+      const first = this.listFirst[listAt(r, 0)];
+      const end = first + this.regionLength[r];
+      for (let i = first; i < end; i++) {
+        if ((t0[i] & 1) === 1) continue;
+        const e = t0[i] >> 1;
+        const to = live++;
+        map[e] = to;
+        object[to] = this.entryObject[e];
+        region[to] = r;
+        stamp[to] = this.entryStamp[e];
+        for (let j = 0; j < d2; j++) where[to * d2 + j] = this.where[e * d2 + j];
+      }
+    }
+    // The boxes' lists of entries, in their old order, through the map.
     for (let slot = 0; slot < this.store.used; slot++) {
       let e = this.firstEntry[slot];
       if (e < 0) continue;
-      this.firstEntry[slot] = live;
+      this.firstEntry[slot] = map[e];
       while (e >= 0) {
-        const to = live++;
-        map[e] = to;
-        object[to] = slot;
-        region[to] = this.entryRegion[e];
-        stamp[to] = this.entryStamp[e];
         const after = this.entryNext[e];
-        next[to] = after < 0 ? -1 : live; // the box's next entry is numbered next
-        for (let j = 0; j < d2; j++) where[to * d2 + j] = this.where[e * d2 + j];
+        next[map[e]] = after < 0 ? -1 : map[after];
         e = after;
       }
     }
@@ -287,7 +334,7 @@ export abstract class SapEntries extends SapLists {
     for (let slot = 0; slot < this.store.used; slot++) {
       if (this.inLists[slot] === 1) this.updateMemberships(slot);
     }
-    // Made in slot order just now: nothing to renumber.
+    // Made in slot order just now (the automatic grid's first regrid renumbers them: see update).
     this.entriesMade = 0;
   }
 }

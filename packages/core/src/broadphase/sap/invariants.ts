@@ -2,7 +2,8 @@
  * The invariant checks of `SweepAndPrune`, run after every `update()` with the `validate` option (and
  * by `SweepAndPrune.validate()`): each region's lists sorted by (value, isMax) with correct positions
  * and values; each box in exactly the regions its bounds call for; each pair counted once per shared
- * region where the boxes overlap, and every overlapping pair present. O(n²): for tests and debugging.
+ * region where the boxes overlap, and every overlapping pair present — but pairs of two static boxes,
+ * never counted; each listed box's static flag the latest one. O(n²): for tests and debugging.
  */
 import type { PairSet } from '../pairSet.js';
 import type { CellGrid } from './cellGrid.js';
@@ -35,6 +36,15 @@ export interface SapInternals {
   readonly cells: Float64Array;
   readonly inLists: Uint8Array;
   readonly big: Uint8Array;
+  /** Static flag each listed box's pairs were counted with. */
+  readonly fixed: Uint8Array;
+  readonly fixedCount: number;
+  /** The store's latest static flags. */
+  readonly statics: Uint8Array;
+  readonly alive: Uint8Array;
+  /** Per region: the crossings planned (none between updates). */
+  readonly leaveHead: Int32Array;
+  readonly enterHead: Int32Array;
   readonly pairSet: PairSet;
 }
 
@@ -44,6 +54,8 @@ export function checkSapInvariants(s: SapInternals): void {
   const d2 = 2 * d;
   const freeRegions = new Set(s.freeRegions.subarray(0, s.freeRegionCount));
   for (let r = 0; r < s.regionsUsed; r++) {
+    if (s.leaveHead[r] !== 0 || s.enterHead[r] !== 0)
+      throw new Error(`SAP: region ${r} has crossings left over from an update`);
     if (freeRegions.has(r)) continue;
     if (s.regionBulk[r] === 1) throw new Error(`SAP: region ${r} left unswept`);
     let small = 0;
@@ -95,12 +107,17 @@ export function checkSapInvariants(s: SapInternals): void {
     return true;
   };
   const listedSlots: number[] = [];
+  let fixed = 0;
   for (let slot = 0; slot < s.used; slot++) {
     if (s.inLists[slot] !== 1) {
       if (s.firstEntry[slot] >= 0) throw new Error(`SAP: unlisted box ${slot} has entries`);
+      if (s.fixed[slot] !== 0) throw new Error(`SAP: unlisted box ${slot} is listed as static`);
       continue;
     }
     listedSlots.push(slot);
+    if (s.fixed[slot] === 1) fixed++;
+    if (s.alive[slot] === 1 && s.fixed[slot] !== s.statics[slot])
+      throw new Error(`SAP: box ${slot} is listed with a stale static flag`);
     const mine = regionsOf(slot);
     if (new Set(mine).size !== mine.length) throw new Error(`SAP: box ${slot} is twice in one region`);
     for (const r of mine) {
@@ -115,6 +132,7 @@ export function checkSapInvariants(s: SapInternals): void {
     if (s.big[slot] === 0 && mine.includes(GLOBAL_REGION))
       throw new Error(`SAP: small box ${slot} is global`);
   }
+  if (fixed !== s.fixedCount) throw new Error(`SAP: ${fixed} static boxes listed, counted ${s.fixedCount}`);
   s.pairSet.check();
   let expected = 0;
   for (let i = 0; i < listedSlots.length; i++) {
@@ -125,12 +143,14 @@ export function checkSapInvariants(s: SapInternals): void {
       const overlap = overlaps(a, b);
       const shared = overlap ? regionsOf(b).filter((r) => ra.includes(r)).length : 0;
       if (overlap && shared === 0) throw new Error(`SAP: overlapping boxes ${a} and ${b} share no region`);
-      if (s.pairSet.countOf(a, b) !== shared) {
+      // Two static boxes are never counted.
+      const counted = s.fixed[a] === 1 && s.fixed[b] === 1 ? 0 : shared;
+      if (s.pairSet.countOf(a, b) !== counted) {
         throw new Error(
-          `SAP: pair (${a}, ${b}) counted ${s.pairSet.countOf(a, b)} times, expected ${shared}`,
+          `SAP: pair (${a}, ${b}) counted ${s.pairSet.countOf(a, b)} times, expected ${counted}`,
         );
       }
-      if (overlap) expected++;
+      if (counted > 0) expected++;
     }
   }
   if (expected !== s.pairSet.count) throw new Error(`SAP: ${s.pairSet.count} pairs, expected ${expected}`);

@@ -1,7 +1,8 @@
 /**
- * The options of `SweepAndPrune`, their defaults and their checks (each bad value throws a RangeError
- * naming the option before anything is built).
+ * The options of `SweepAndPrune`, their keys, defaults and checks (each bad value throws a RangeError
+ * naming the option, an unknown key a TypeError naming it, before anything is built).
  */
+import { optionKeys } from '../../options.js';
 import { checkOptions } from '../proxies.js';
 import type { BroadphaseOptions } from '../types.js';
 
@@ -32,6 +33,22 @@ export interface SweepAndPruneOptions extends BroadphaseOptions {
   rebuildShare?: number;
 }
 
+/**
+ * The keys of {@link SweepAndPruneOptions}: any other key given to the constructor throws a `TypeError`
+ * naming it. Kept complete by the compiler (`optionKeys`): add a new option here too.
+ */
+export const SWEEP_AND_PRUNE_OPTION_KEYS = optionKeys<SweepAndPruneOptions>({
+  dimensions: true,
+  initialCapacity: true,
+  validate: true,
+  cellSize: true,
+  autoGridThreshold: true,
+  objectsPerCell: true,
+  maxCellsPerObject: true,
+  passShare: true,
+  rebuildShare: true,
+});
+
 /** The largest cell index, in absolute value, of the grid on every axis. */
 export const GRID_CELL_LIMIT = 2 ** 30;
 /** The most cells a small box may cover (a bound on `maxCellsPerObject`). */
@@ -53,7 +70,7 @@ export interface SapSettings {
 
 /** Checks the options and fills in the defaults; throws a RangeError naming the first bad option. */
 export function readSapOptions(options: SweepAndPruneOptions): SapSettings {
-  const d = checkOptions(options, 'SweepAndPrune').dimensions;
+  const d = checkOptions(options, 'SweepAndPrune', SWEEP_AND_PRUNE_OPTION_KEYS).dimensions;
   const cellSize = options.cellSize ?? 'auto';
   if (cellSize !== 'auto' && !(typeof cellSize === 'number' && cellSize > 0)) {
     throw new RangeError(

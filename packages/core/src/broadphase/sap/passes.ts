@@ -3,23 +3,26 @@
  *
  * - Few: each moved endpoint slides through its sorted list on its own (Bullet's btAxisSweep3
  *   updateHandle), where every min/max swap is an exact overlap toggle.
- * - More than `passShare` of them: all new values are written, then one insertion-sort pass per region
- *   and axis. Several values changed at once, so a swap is no longer a toggle; each min/max swap instead
- *   applies the change in its pair's overlap between before and after that axis's pass (a pair that
- *   changed state on the axis has exactly one of its two orders flipped). These tests are batched after
- *   each pass, away from the pass's branches, so their scattered reads overlap.
+ * - More than `passShare` of them: region by region, the new values are written, then each axis is
+ *   re-sorted by one insertion-sort pass. Several values changed at once, so a swap is no longer a
+ *   toggle; each min/max swap instead applies the change in its pair's overlap between before and
+ *   after that axis's pass (a pair that changed state on the axis has exactly one of its two orders
+ *   flipped). One region at a time, all its axes, so its lists and records stay in the cache; when
+ *   most boxes moved, the boxes crossing cell borders move between regions during the same walk
+ *   (crossings.ts).
  * - More than `rebuildShare` of them change cells (teleports, fast motion): every region is rebuilt in
  *   bulk, since moving one box between regions costs about as much as re-sorting the region.
  *
- * Boxes whose cell range changed then have their memberships fixed (entries.ts).
+ * Boxes whose cell range changed (and did not cross during the passes) then have their memberships
+ * fixed (entries.ts).
  */
 import { growArray } from '../../growArray.js';
-import { SapEntries } from './entries.js';
-import { listAt, whereAt } from './layout.js';
+import { SapCrossings } from './crossings.js';
+import { listAt, whereAt, whereOfToken } from './layout.js';
 import type { SweepAndPruneOptions } from './options.js';
 
 /** The moves of an update: slides, passes or a bulk rebuild. */
-export abstract class SapPasses extends SapEntries {
+export abstract class SapPasses extends SapCrossings {
   protected constructor(options: SweepAndPruneOptions) {
     super(options);
   }
@@ -30,6 +33,17 @@ export abstract class SapPasses extends SapEntries {
       this.dirtyFlag[slot] = 1;
       this.dirty[this.dirtyCount++] = slot;
     }
+  }
+
+  /** Lists an inserted box: its latest bounds and static flag, then its entries (pairs counted). */
+  protected list(slot: number): void {
+    this.copyListed(slot);
+    this.inLists[slot] = 1;
+    if (this.store.statics[slot] === 1) {
+      this.fixed[slot] = 1;
+      this.fixedCount++;
+    }
+    this.updateMemberships(slot);
   }
 
   /** Copies a box's latest bounds into `listed`. */
@@ -56,13 +70,26 @@ export abstract class SapPasses extends SapEntries {
 
   /** Brings every moved box's endpoints and memberships up to date. */
   protected applyMoves(): void {
-    if (2 * this.dirtyCount > this.store.count) this.sortDirty();
-    if (this.manyChangeCells()) {
+    const most = 2 * this.dirtyCount > this.store.count;
+    if (most) this.sortDirty();
+    const passes = this.dirtyCount > this.passShare * this.store.count;
+    // The crossers left to the membership update when crossings were planned (-1: none planned).
+    let left = -1;
+    if (most && passes && this.cellSize !== Number.POSITIVE_INFINITY && this.bulkCount === 0) {
+      // Every region sorted by a pass: the boxes crossing cell borders are counted exactly, and most
+      // of them move between regions during the passes (crossings.ts).
+      const limit = Math.floor(this.rebuildShare * this.store.count);
+      const crossers = this.collectCrossers(Math.min(limit, this.store.count));
+      if (crossers > limit) {
+        this.rebuild();
+        return;
+      }
+      left = this.planCrossings(crossers);
+    } else if (this.manyChangeCells()) {
       this.rebuild();
       return;
     }
     // Bring every moved box's endpoints to their new places, in every region it is in.
-    const passes = this.dirtyCount > this.passShare * this.store.count;
     if (passes) this.moveByPasses();
     else {
       for (let i = 0; i < this.dirtyCount; i++) {
@@ -73,6 +100,13 @@ export abstract class SapPasses extends SapEntries {
     // Every moved box's new bounds are now listed (after passes, copied here), and the boxes whose cell
     // range changed are collected (in `dirty`'s front, reused); only then are their memberships fixed,
     // since adding an entry counts its pairs with the other boxes as listed.
+    if (left >= 0) {
+      // Crossings planned: the crossers they left out are known already.
+      this.listMovedBounds();
+      for (let i = 0; i < left; i++) this.updateMemberships(this.crossers[i]);
+      this.dirtyCount = 0;
+      return;
+    }
     const listed = this.listed;
     let changed = 0;
     if (passes && this.dimensions === 3) changed = this.listMovedBounds3();
@@ -131,6 +165,30 @@ export abstract class SapPasses extends SapEntries {
       if (moves !== 0) dirty[changed++] = slot;
     }
     return changed;
+  }
+
+  /** Copies every moved box's new bounds into `listed` (one loop, everything in locals). */
+  private listMovedBounds(): void {
+    const listed = this.listed;
+    const box = this.store.bounds;
+    const dirty = this.dirty;
+    const flag = this.dirtyFlag;
+    const n = this.dirtyCount;
+    const s = 2 * this.dimensions;
+    for (let i = 0; i < n; i++) {
+      const slot = dirty[i];
+      if (flag[slot] === 0) continue;
+      flag[slot] = 0;
+      const o = slot * s;
+      listed[o] = box[o];
+      listed[o + 1] = box[o + 1];
+      listed[o + 2] = box[o + 2];
+      listed[o + 3] = box[o + 3];
+      if (s === 6) {
+        listed[o + 4] = box[o + 4];
+        listed[o + 5] = box[o + 5];
+      }
+    }
   }
 
   /** Lists the moved boxes in slot order (most boxes moved: one walk over the flags). */
@@ -241,24 +299,26 @@ export abstract class SapPasses extends SapEntries {
   }
 
   /**
-   * Many boxes moved: write all their new values into the lists (one walk over their entries for every
-   * axis), then per axis re-sort each touched region with one insertion-sort pass (`listed` takes the
-   * new bounds afterwards, in applyMoves). A swap of two boxes' min and max is then not always an
-   * overlap toggle, so each swapped pair's overlap before the pass on axis k (axes below k by the
-   * latest bounds, the others as listed) is compared with its overlap after (axis k new too) and the
-   * difference applied (see applySwaps): a pair whose state on this axis changed has exactly one of its
-   * min/max orders flipped, and a pair whose two orders both flipped (one box passed right through the
-   * other) has not changed state. Insertion sort swaps each inverted couple of endpoints exactly once.
+   * Many boxes moved: region by region, write the moved boxes' new values into the region's lists,
+   * then re-sort each axis with one insertion-sort pass (`listed` takes the new bounds afterwards, in
+   * applyMoves). A swap of two boxes' min and max is then not always an overlap toggle, so each swapped
+   * pair's overlap before the pass on axis k (axes below k by the latest bounds, the others as listed)
+   * is compared with its overlap after (axis k new too) and the difference applied (see swapOnAxis): a
+   * pair whose state on this axis changed has exactly one of its min/max orders flipped, and a pair
+   * whose two orders both flipped (one box passed right through the other) has not changed state.
+   * Insertion sort swaps each inverted couple of endpoints exactly once. Regions share no endpoint and
+   * a pair is counted per region, so each region is done on its own, all axes at once: its lists and
+   * its entries' records (numbered region by region, see renumberEntries) stay in cache throughout.
    */
   private moveByPasses(): void {
     const d = this.dimensions;
     let touched = 0;
-    if (2 * this.dirtyCount > this.store.count) {
+    const most = 2 * this.dirtyCount > this.store.count;
+    if (most) {
       // Most boxes moved: take every region rather than find the touched ones box by box.
       this.touched = growArray(this.touched, this.regionsUsed);
       for (let r = 0; r < this.regionsUsed; r++) {
-        if (this.regionStart[r] >= 0 && this.regionBulk[r] === 0 && this.regionLength[r] > 2)
-          this.touched[touched++] = r;
+        if (this.regionStart[r] >= 0 && this.regionBulk[r] === 0) this.touched[touched++] = r;
       }
     } else {
       const stamp = ++this.stamp;
@@ -275,28 +335,146 @@ export abstract class SapPasses extends SapEntries {
         }
       }
     }
-    this.writeMovedValues();
-    const values = this.arena.values;
-    for (let k = 0; k < d; k++) {
-      const v = values[k];
-      const t = this.arena.tokens[k];
-      for (let i = 0; i < touched; i++) {
-        const r = this.touched[i];
-        const first = this.listFirst[listAt(r, k)];
-        const end = first + this.regionLength[r];
-        // `prev` is the largest value so far: after a sift it sits at j (the prefix's top moved up one).
-        let prev = v[first];
-        for (let j = first + 1; j < end; j++) {
-          const value = v[j];
-          if (prev > value || (prev === value && (t[j - 1] & 1) > (t[j] & 1))) this.sift(r, k, j, -1);
-          else prev = value;
-        }
+    // Regions being filled from empty (rare: a grid chosen in this update) take the values too.
+    const everywhere = this.bulkCount > 0;
+    if (everywhere) this.writeMovedValues();
+    for (let i = 0; i < touched; i++) {
+      const r = this.touched[i];
+      // Planned crossings (most boxes moved, see applyMoves): boxes leave before the pass, enter after.
+      if (this.leaveHead[r] !== 0) this.leaveRegion(r);
+      if (!everywhere) this.writeRegionValues(r, most);
+      if (this.regionLength[r] > 2) {
+        for (let k = 0; k < d; k++) this.passRegion(r, k);
       }
-      this.applySwaps(k);
+      if (this.enterHead[r] !== 0) this.enterRegion(r);
     }
   }
 
-  /** Every moved endpoint's new value, all axes in one walk over the moved boxes' entries. */
+  /**
+   * One insertion-sort pass over region r's axis-k list: each endpoint found below its left neighbour
+   * sifts down (towards the list's start), and every min/max swap on the way is recorded (left token
+   * first) — but the swaps of two static boxes. The sift of {@link SapLists.sift}, written out here:
+   * this loop is the hot path of a frame where most boxes move.
+   */
+  private passRegion(r: number, k: number): void {
+    const v = this.arena.values[k];
+    const t = this.arena.tokens[k];
+    const where = this.where;
+    const d2 = 2 * this.dimensions;
+    const first = this.listFirst[listAt(r, k)];
+    const end = first + this.regionLength[r];
+    const fixed = this.fixed;
+    const entryObject = this.entryObject;
+    const anyFixed = this.fixedCount > 0;
+    // `prev` is the largest value so far: after a sift it sits at j (the prefix's top moved up one).
+    let prev = v[first];
+    for (let j = first + 1; j < end; j++) {
+      const value = v[j];
+      if (prev < value || (prev === value && (t[j - 1] & 1) <= (t[j] & 1))) {
+        prev = value;
+        continue;
+      }
+      const token = t[j];
+      const isMax = token & 1;
+      const movingFixed = anyFixed && fixed[entryObject[token >> 1]] === 1;
+      let i = j;
+      while (i !== first) {
+        const nv = v[i - 1];
+        const nt = t[i - 1];
+        // In place once the neighbour sorts before it by (value, isMax).
+        if (nv < value || (nv === value && (nt & 1) <= isMax)) break;
+        // A min/max swap (but two static boxes'): most pairs do not meet on the other axes.
+        if (
+          (nt & 1) !== isMax &&
+          (!movingFixed || fixed[entryObject[nt >> 1]] === 0) &&
+          this.meetOnOtherAxes(token >> 1, nt >> 1, k)
+        )
+          this.swapOnAxis(token >> 1, nt >> 1, k);
+        v[i] = nv;
+        t[i] = nt;
+        where[whereOfToken(nt, d2, k)] = i;
+        i--;
+      }
+      v[i] = value;
+      t[i] = token;
+      where[whereOfToken(token, d2, k)] = i;
+    }
+  }
+
+  /**
+   * The swap rule of a pass for one min/max swap on axis k of entries ea and eb, which meet on the
+   * other axes as the pass left them (below k sorted already, above still as listed): applies the
+   * change in their pair's overlap between before this axis and after. A pair changes state on the
+   * axis by exactly one flip of its two min/max orders, so applying it at any of its swaps is the same.
+   */
+  private swapOnAxis(ea: number, eb: number, k: number): void {
+    const d = this.dimensions;
+    const d2 = 2 * d;
+    const a = this.entryObject[ea];
+    const b = this.entryObject[eb];
+    const l = this.listed;
+    const box = this.store.bounds;
+    const oa = a * d2;
+    const ob = b * d2;
+    const before = l[oa + k] <= l[ob + d + k] && l[ob + k] <= l[oa + d + k];
+    const after = box[oa + k] <= box[ob + d + k] && box[ob + k] <= box[oa + d + k];
+    if (before !== after) {
+      if (before) this.pairSet.decrement(a, b);
+      else this.pairSet.increment(a, b);
+    }
+  }
+
+  /**
+   * The new values of region r's boxes (all axes): its entries are listed from its axis-0 list (min
+   * tokens), then each entry's values are copied from the box's latest bounds. With `all`, every entry
+   * is written — a box that did not move has the values it is listed with, so nothing changes for it —
+   * and the copy loop has no branch: the random reads of the boxes' bounds overlap each other instead of
+   * waiting behind a mispredicted branch each (the cost of a frame at 100 000 boxes). Else only the
+   * moved boxes' entries are.
+   */
+  private writeRegionValues(r: number, all: boolean): void {
+    const d = this.dimensions;
+    const d2 = 2 * d;
+    const box = this.store.bounds;
+    const where = this.where;
+    const values = this.arena.values;
+    const v0 = values[0];
+    const v1 = values[1];
+    const v2 = d === 3 ? values[2] : values[1];
+    const t0 = this.arena.tokens[0];
+    const entryObject = this.entryObject;
+    const first = this.listFirst[listAt(r, 0)];
+    const end = first + this.regionLength[r];
+    // The region's entries, in list order: every min token's (branch-free).
+    const n = this.regionLength[r] >> 1;
+    if (this.active.length < n) this.active = growArray(this.active, n);
+    const entries = this.active;
+    let count = 0;
+    for (let i = first; i < end; i++) {
+      const token = t0[i];
+      entries[count] = token >> 1;
+      count += (token & 1) ^ 1;
+    }
+    const flag = this.dirtyFlag;
+    for (let j = 0; j < count; j++) {
+      const e = entries[j];
+      const slot = entryObject[e];
+      if (!all && flag[slot] === 0) continue;
+      const o = slot * d2;
+      // The entry's record, written out in layout order: axis 0 min, max, axis 1 min, max, ...
+      const w = whereAt(e, d2, 0, 0);
+      v0[where[w]] = box[o];
+      v0[where[w + 1]] = box[o + d];
+      v1[where[w + 2]] = box[o + 1];
+      v1[where[w + 3]] = box[o + d + 1];
+      if (d === 3) {
+        v2[where[w + 4]] = box[o + 2];
+        v2[where[w + 5]] = box[o + 5];
+      }
+    }
+  }
+
+  /** Every moved endpoint's new value, all axes in one walk over the moved boxes' entries (every region). */
   private writeMovedValues(): void {
     const d = this.dimensions;
     const d2 = 2 * d;
@@ -315,7 +493,6 @@ export abstract class SapPasses extends SapEntries {
       if (flag[slot] === 0) continue;
       const o = slot * d2;
       for (let e = firstEntry[slot]; e >= 0; e = entryNext[e]) {
-        // The entry's record, written out in layout order: axis 0 min, max, axis 1 min, max, ...
         const w = whereAt(e, d2, 0, 0);
         v0[where[w]] = box[o];
         v0[where[w + 1]] = box[o + d];
@@ -327,39 +504,5 @@ export abstract class SapPasses extends SapEntries {
         }
       }
     }
-  }
-
-  /**
-   * The swap rule for the min/max swaps recorded by a pass on axis k. Each applies the change in the
-   * pair's overlap between before this axis and after; a pair's changes do not depend on the order of
-   * its swaps (a pair changes state on this axis by exactly one flip), so testing them after the pass is
-   * the same as during it, and the tests, free of the pass's branches, overlap their memory reads.
-   */
-  private applySwaps(k: number): void {
-    const d = this.dimensions;
-    const d2 = 2 * d;
-    const swaps = this.swaps;
-    const entryObject = this.entryObject;
-    const box = this.store.bounds;
-    const l = this.listed;
-    const n = this.swapCount;
-    // Axes other than k in the pass's state (below k sorted already, above still as listed), from the
-    // endpoint positions; most swapped pairs stop here.
-    for (let i = 0; i < n; i += 2) {
-      const ea = swaps[i] >> 1;
-      const eb = swaps[i + 1] >> 1;
-      if (!this.meetOnOtherAxes(ea, eb, k)) continue;
-      const a = entryObject[ea];
-      const b = entryObject[eb];
-      const oa = a * d2;
-      const ob = b * d2;
-      const before = l[oa + k] <= l[ob + d + k] && l[ob + k] <= l[oa + d + k];
-      const after = box[oa + k] <= box[ob + d + k] && box[ob + k] <= box[oa + d + k];
-      if (before !== after) {
-        if (before) this.pairSet.decrement(a, b);
-        else this.pairSet.increment(a, b);
-      }
-    }
-    this.swapCount = 0;
   }
 }

@@ -69,6 +69,8 @@ export abstract class SapRegions extends SapState {
         this.regionBulk = growArray(this.regionBulk, n);
         this.regionSmall = growArray(this.regionSmall, n);
         this.regionStamp = growArray(this.regionStamp, n);
+        this.leaveHead = growArray(this.leaveHead, n);
+        this.enterHead = growArray(this.enterHead, n);
       }
     }
     this.regionClass[r] = 0;
@@ -79,6 +81,8 @@ export abstract class SapRegions extends SapState {
     this.regionBulk[r] = 0;
     this.regionSmall[r] = 0;
     this.regionStamp[r] = 0;
+    this.leaveHead[r] = 0;
+    this.enterHead[r] = 0;
     return r;
   }
 

@@ -7,6 +7,7 @@
  *       → SapRegions     (regions.ts: the grid, its cells and their regions)
  *       → SapLists       (endpointLists.ts: sorted endpoint lists, the one sift, sweeps, the swap rule)
  *       → SapEntries     (entries.ts: a box's entries, memberships, renumbering)
+ *       → SapCrossings   (crossings.ts: cell crossings applied region by region in a busy update)
  *       → SapPasses      (passes.ts: how an update moves boxes)
  *       → SapQueries     (queries.ts: queryBounds)
  *       → SweepAndPrune  (SweepAndPrune.ts: the public class, `update()`)
@@ -59,6 +60,20 @@ export abstract class SapState extends PairedBroadphase {
   protected inLists: Uint8Array;
   /** 1 while the box is big (in the global region). */
   protected big: Uint8Array;
+  /**
+   * 1 while the box is listed as static: the flag its pair counts were made with (the store's
+   * `statics` holds the latest one; a change is applied at the next update). Two static boxes are
+   * never counted: their endpoints' swaps are not even recorded.
+   */
+  protected fixed: Uint8Array;
+  /** Listed static boxes (while 0, no static test is made anywhere). */
+  protected fixedCount = 0;
+  /** Listed boxes whose static flag changed since the last update (`flipQueued` marks them). */
+  protected flipped: Int32Array;
+  /** 1 while the box is in `flipped`. */
+  protected flipQueued: Uint8Array;
+  /** Boxes in `flipped`. */
+  protected flippedCount = 0;
   /** The box's first entry (-1: none); the rest follow through `entryNext`. */
   protected firstEntry: Int32Array;
   /** Boxes moved since the last update (`dirtyFlag` marks them). */
@@ -149,6 +164,20 @@ export abstract class SapState extends PairedBroadphase {
   protected readonly grid: CellGrid;
   /** Regions touched by the current batch of moves. */
   protected touched = new Int32Array(16);
+  /** Per region: first crossing (+1; 0: none) of a box leaving it, and of a box entering it. */
+  protected leaveHead = new Int32Array(16);
+  /** See `leaveHead`. */
+  protected enterHead = new Int32Array(16);
+  /** Per crossing: the next one of the same region's list (+1; 0: none). */
+  protected crossingNext = new Int32Array(64);
+  /** Per crossing: the entry that leaves, or the box (slot) that enters. */
+  protected crossingItem = new Int32Array(64);
+  /** Crossings planned for the current update. */
+  protected crossingCount = 0;
+  /** Moved boxes whose cell range changes in the current update. */
+  protected crossers: Int32Array;
+  /** While true, a new entry takes the box's latest bounds (a crossing applied before `listed` is). */
+  protected enterLatest = false;
   /** Regions filled from empty during this update, waiting for their sort-and-sweep. */
   protected bulkRegions = new Int32Array(16);
   /** Regions in `bulkRegions`. */
@@ -157,13 +186,17 @@ export abstract class SapState extends PairedBroadphase {
   protected emptied = new Int32Array(16);
   /** Regions in `emptied`. */
   protected emptiedCount = 0;
-  /** Min/max swaps of the current sift or pass (token pairs, left then right), for the swap rule. */
+  /** Min/max swaps of the current sift (token pairs, left then right), for the swap rule. */
   protected swaps = new Int32Array(256);
   /** Entries in `swaps` (two per swap). */
   protected swapCount = 0;
-  /** Open entries of a sweep. */
+  /** Open entries of a sweep (of dynamic boxes); a region's entries while a pass writes its values. */
   protected active = new Int32Array(16);
-  /** Each open entry's index in `active` (and the renumbering's map). */
+  /** Open entries of static boxes in a sweep (they meet only the dynamic ones). */
+  protected activeFixed = new Int32Array(16);
+  /**
+   * Each open entry's index in `active`, or `~index` in `activeFixed` (and the renumbering's map).
+   */
   protected activeIndex = new Int32Array(64);
 
   /** Checks the options (the proxy store's first, then the grid's) and allocates every array. */
@@ -185,6 +218,10 @@ export abstract class SapState extends PairedBroadphase {
     this.cells = new Float64Array(2 * d * c);
     this.inLists = new Uint8Array(c);
     this.big = new Uint8Array(c);
+    this.fixed = new Uint8Array(c);
+    this.flipped = new Int32Array(c);
+    this.flipQueued = new Uint8Array(c);
+    this.crossers = new Int32Array(c);
     this.firstEntry = new Int32Array(c).fill(-1);
     this.dirty = new Int32Array(c);
     this.dirtyFlag = new Uint8Array(c);
@@ -203,6 +240,10 @@ export abstract class SapState extends PairedBroadphase {
     this.cells = growArray(this.cells, 2 * d * capacity);
     this.inLists = growArray(this.inLists, capacity);
     this.big = growArray(this.big, capacity);
+    this.fixed = growArray(this.fixed, capacity);
+    this.flipped = growArray(this.flipped, capacity);
+    this.flipQueued = growArray(this.flipQueued, capacity);
+    this.crossers = growArray(this.crossers, capacity);
     const first = growArray(this.firstEntry, capacity);
     first.fill(-1, this.firstEntry.length);
     this.firstEntry = first;

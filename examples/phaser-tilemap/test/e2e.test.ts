@@ -1,0 +1,197 @@
+/**
+ * The Phaser tilemap platformer in Debian's headless Chromium (playwright-core, never a downloaded
+ * browser), built with Vite for Phaser 3 (`phaser`) and Phaser 4 (`PHASER=4`, the `phaser4` alias):
+ * in its test mode (`?test=1`: one fixed physics step a frame, the player driven by a script) the
+ * same level runs with Sieve off, on, and switched every 50 steps; after a fixed number of steps the
+ * running hash of every step's collisions and collision events and every body's exact state must be
+ * the same in all three, the level must hold 10 000+ tiles, and no body may have fallen through it.
+ * Then, in play mode, the S key switches Sieve off and on and the overlay draws its phases. Fails on
+ * any console or page error. Chromium: `CHROMIUM_PATH`, else `/usr/bin/chromium`.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TilemapHook } from '../src/main.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const STEPS = 200;
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+/** Serves `dir` on 127.0.0.1 at a free port. */
+function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(dir, path));
+    if (!file.startsWith(dir + sep) && file !== dir) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+/** Builds the game with this package's Vite (`PHASER=4` for Phaser 4). */
+function build(phaser: 3 | 4): void {
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHASER: String(phaser) } },
+  );
+}
+
+/** One deterministic run: its hook's plain values once `STEPS` steps are done. */
+async function run(page: Page, site: string, sieve: 'on' | 'off' | 'toggle') {
+  await page.goto(`${site}/index.html?test=1&steps=${STEPS}&sieve=${sieve}`);
+  await page.waitForFunction(() => window.__tilemap?.done === true, undefined, { timeout: 120_000 });
+  return page.evaluate(() => {
+    const t = window.__tilemap as TilemapHook;
+    return {
+      phaser: t.phaser,
+      steps: t.steps,
+      mode: t.mode,
+      path: t.path,
+      switches: t.switches,
+      tiles: t.tiles,
+      props: t.props,
+      bodies: t.bodies,
+      collisionHash: t.collisionHash,
+      collisions: t.collisions,
+      snapshot: t.snapshot(),
+      sunk: t.sunk(),
+    };
+  });
+}
+
+describe('Phaser tilemap platformer in headless Chromium', () => {
+  let context: BrowserContext | undefined;
+  let server: Server | undefined;
+  let url = '';
+  let userDataDir = '';
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(executablePath))
+      throw new Error(`${executablePath} not found: install Debian's chromium (apt-get install chromium)`);
+    // Phaser 3 first: its build empties dist/, Phaser 4's goes to dist/phaser4/.
+    build(3);
+    build(4);
+    expect(existsSync(join(dist, 'index.html'))).toBe(true);
+    expect(existsSync(join(dist, 'phaser4', 'index.html'))).toBe(true);
+    ({ server, url } = await serve(dist));
+    userDataDir = mkdtempSync(join(tmpdir(), 'phaser-tilemap-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath,
+      headless: true,
+      viewport: { width: 960, height: 540 },
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        // WebGL on the CPU (SwiftShader): headless Chromium refuses the software fallback without it.
+        '--enable-unsafe-swiftshader',
+      ],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  }, 300_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  });
+
+  for (const [phaser, path] of [
+    [3, ''],
+    [4, '/phaser4'],
+  ] as const) {
+    it(`Phaser ${phaser}: with Sieve, without, and switched every 50 steps — bit for bit, nothing falls through`, async () => {
+      const page = context!.pages()[0];
+      const off = await run(page, url + path, 'off');
+      const on = await run(page, url + path, 'on');
+      const toggled = await run(page, url + path, 'toggle');
+      expect(off.phaser.startsWith(`${phaser}.`)).toBe(true);
+      expect(off.tiles).toBeGreaterThanOrEqual(10000);
+      expect(off.bodies).toBeGreaterThan(off.tiles + off.props);
+      for (const r of [off, on, toggled]) {
+        expect(r.steps).toBe(STEPS);
+        expect(r.sunk).toBe(0);
+      }
+      expect(off.mode).toBe('stock');
+      expect(on.mode).toBe('sieve');
+      expect(['sweep', 'broadphase']).toContain(on.path);
+      expect(toggled.switches).toBe(Math.floor((STEPS - 1) / 50));
+      // Same collisions and events at every step, same bodies at the end, exactly.
+      expect(on.collisionHash).toBe(off.collisionHash);
+      expect(toggled.collisionHash).toBe(off.collisionHash);
+      expect(on.snapshot).toEqual(off.snapshot);
+      expect(toggled.snapshot).toEqual(off.snapshot);
+      expect(on.snapshot.length).toBe(6 * on.bodies);
+      // The run did something: props landed and rest on the ground (a collision each at least).
+      expect(on.collisions).toBe(off.collisions);
+      expect(on.collisions).toBeGreaterThan((STEPS / 2) * on.props);
+      expect(errors).toEqual([]);
+    }, 300_000);
+  }
+
+  it('play mode: S switches Sieve off and on, the overlay draws, the player runs', async () => {
+    const page = context!.pages()[0];
+    await page.goto(`${url}/index.html`);
+    await page.waitForFunction(() => (window.__tilemap?.steps ?? 0) > 20, undefined, { timeout: 60_000 });
+    const hook = () =>
+      page.evaluate(() => {
+        const t = window.__tilemap as TilemapHook;
+        return { mode: t.mode, steps: t.steps, player: t.player() };
+      });
+    expect((await hook()).mode).toBe('sieve');
+    await page.keyboard.press('KeyS');
+    await page.waitForFunction(() => window.__tilemap?.mode === 'stock', undefined, { timeout: 10_000 });
+    await page.keyboard.press('KeyS');
+    await page.waitForFunction(() => window.__tilemap?.mode === 'sieve', undefined, { timeout: 10_000 });
+    const before = await hook();
+    // The player runs right while the key is held.
+    await page.keyboard.down('ArrowRight');
+    await page.waitForFunction(
+      (s) => (window.__tilemap?.steps ?? 0) > s + 30 && (window.__tilemap?.overlay.frameCount ?? 0) > 10,
+      before.steps,
+      { timeout: 60_000 },
+    );
+    await page.keyboard.up('ArrowRight');
+    const after = await hook();
+    expect(after.player.x).toBeGreaterThan(before.player.x + 20);
+    mkdirSync(join(root, 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(root, 'test-results', 'phaser-tilemap.png') });
+    expect(errors).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,80 @@
+/**
+ * Heap-growth probe for the exact hull path, run in a child process of its own
+ * (`node --expose-gc --import tsx hullHeapProbe.ts [allocate|stock]`), so no test-runner traffic shares
+ * the heap. Calls the exact `convexConvex` and `sphereConvex` (or cannon's own, `stock`) on a world's
+ * narrowphase for a fixed set of hull, box, cylinder and sphere pairs, touching and apart. cannon's
+ * equation factories are replaced by ones that hand out the same two equations (what cannon's own
+ * `createContactEquation` allocates, the boxed numbers its equation setters store, is cannon's, and
+ * the same with or without Sieve), so what is measured is the contact generation alone. Prints the
+ * heap growth of each 250-round window (after a full GC) as JSON.
+ */
+import * as CANNON from 'cannon-es';
+import { convexConvexExact } from '../../src/hull/convexContacts.js';
+import { sphereConvexExact } from '../../src/hull/sphereContacts.js';
+import { randomHull } from '../hulls.js';
+import { rng } from '../worlds.js';
+
+const allocate = process.argv[2] === 'allocate';
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+const world = new CANNON.World();
+world.dt = 1 / 60;
+type Call = (...a: unknown[]) => unknown;
+const np = world.narrowphase as unknown as {
+  [name: string]: Call | unknown;
+  convexConvex: Call;
+  sphereConvex: Call;
+  createContactEquation: Call;
+  createFrictionEquationsFromContact: Call;
+  currentContactMaterial: CANNON.ContactMaterial;
+  result: unknown[];
+};
+// As installNarrowphase puts them (the package entry is not imported: only this path is measured).
+if (process.argv[2] !== 'stock') {
+  np.convexConvex = convexConvexExact as unknown as Call;
+  np.sphereConvex = sphereConvexExact as unknown as Call;
+}
+np.currentContactMaterial = world.defaultContactMaterial;
+const r = rng(3);
+const shapes: CANNON.ConvexPolyhedron[] = [
+  randomHull(r, 18, 0.5, 0.4, 0.5),
+  randomHull(r, 24, 0.5, 0.35, 0.45),
+  new CANNON.Box(new CANNON.Vec3(0.4, 0.3, 0.5)).convexPolyhedronRepresentation,
+  new CANNON.Cylinder(0.3, 0.4, 0.7, 10),
+];
+const bi = new CANNON.Body({ mass: 1 });
+const bj = new CANNON.Body({ mass: 1 });
+const sphere = new CANNON.Sphere(0.3);
+const poses: [CANNON.Vec3, CANNON.Quaternion, CANNON.Vec3, CANNON.Quaternion][] = [];
+for (let k = 0; k < 24; k++) {
+  const qa = new CANNON.Quaternion(r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5).normalize();
+  const qb = new CANNON.Quaternion(r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5).normalize();
+  const d = 0.5 + r() * 0.6;
+  poses.push([new CANNON.Vec3(0, 0, 0), qa, new CANNON.Vec3(d * (r() - 0.5), d, d * (r() - 0.5)), qb]);
+}
+const equation = new CANNON.ContactEquation(bi, bj);
+np.createContactEquation = () => equation;
+np.createFrictionEquationsFromContact = () => false;
+let contacts = 0;
+export let sink: number[] = [];
+const round = () => {
+  for (let a = 0; a < shapes.length; a++) {
+    for (let b = 0; b < shapes.length; b++) {
+      const [xa, qa, xb, qb] = poses[(a * 4 + b) % poses.length];
+      np.convexConvex(shapes[a], shapes[b], xa, xb, qa, qb, bi, bj, shapes[a], shapes[b], false);
+      np.sphereConvex(sphere, shapes[b], xb, xa, qb, qa, bi, bj, sphere, shapes[b], false);
+    }
+  }
+  contacts += np.result.length;
+  np.result.length = 0;
+  if (allocate) sink = [contacts];
+};
+for (let f = 0; f < 800; f++) round();
+const growth: number[] = [];
+for (let w = 0; w < 4; w++) {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let f = 0; f < 250; f++) round();
+  growth.push(process.memoryUsage().heapUsed - before);
+}
+console.log(JSON.stringify({ growth, contacts }));

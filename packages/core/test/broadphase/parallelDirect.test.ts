@@ -1,0 +1,272 @@
+/**
+ * ParallelSweepAndPrune fed without a copy: bounds written straight into its shared `bounds` array
+ * (`offsetOf(handle)` says where), then `markMoved(handle)` or `markAllMoved()` — against the
+ * sequential SweepAndPrune fed through `move`, exactly (handles, pairs, began, ended, order, tags),
+ * with 1, 2 and 4 workers, in 2-D and 3-D, with churn, teleports and the array replaced as the
+ * broadphase grows. A bad box written there makes the next update throw a RangeError naming the proxy
+ * before anything changes (the workers check the boxes), and the update after the fix is exact again.
+ */
+import { describe, expect, it } from 'vitest';
+import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
+import { type Dimensions, SweepAndPrune } from '../../src/index.js';
+import { rng } from '../support/rng.js';
+import { sharedPool } from './parallelWorker.js';
+
+function same(got: Int32Array, want: Int32Array, what: string): void {
+  expect(got.length, what).toBe(want.length);
+  for (let i = 0; i < got.length; i++)
+    if (got[i] !== want[i]) expect(`${what}[${i}] = ${got[i]}`).toBe(`${what}[${i}] = ${want[i]}`);
+}
+
+function compare(par: ParallelSweepAndPrune, seq: SweepAndPrune, where: string): void {
+  same(par.pairs(), seq.pairs(), `pairs, ${where}`);
+  same(par.began(), seq.began(), `began, ${where}`);
+  same(par.ended(), seq.ended(), `ended, ${where}`);
+  same(
+    par.pairTags().pairs.subarray(0, 2 * par.pairCount),
+    seq.pairTags().pairs.subarray(0, 2 * seq.pairCount),
+    `pair tags, ${where}`,
+  );
+  same(
+    par.pairTags().ended.subarray(0, 2 * par.endedCount),
+    seq.pairTags().ended.subarray(0, 2 * seq.endedCount),
+    `ended tags, ${where}`,
+  );
+}
+
+/** Writes a box straight into the broadphase's shared array. */
+function write(par: ParallelSweepAndPrune, handle: number, box: number[]): void {
+  par.bounds.set(box, par.offsetOf(handle));
+}
+
+function runScene(par: ParallelSweepAndPrune, d: Dimensions, seed: number, allMoved: boolean): void {
+  const seq = new SweepAndPrune({ dimensions: d });
+  const r = rng(seed);
+  const world = 60;
+  const handles: number[] = [];
+  const box = () => {
+    const p = Array.from({ length: d }, () => r() * world);
+    const h = Array.from({ length: d }, () => 0.2 + r() * 2);
+    return [...p.map((v, k) => v - h[k]), ...p.map((v, k) => v + h[k])];
+  };
+  let tag = 0;
+  const insert = () => {
+    const b = box();
+    const h = par.insert(b, ++tag);
+    expect(seq.insert(b, tag)).toBe(h);
+    handles.push(h);
+  };
+  for (let i = 0; i < 300; i++) insert();
+  par.update();
+  seq.update();
+  compare(par, seq, 'first update');
+  for (let f = 0; f < 40; f++) {
+    // Every box moves a little, some teleport; all written straight into `bounds`.
+    for (const h of handles) {
+      const b = new Array<number>(2 * d);
+      par.getBounds(h, b);
+      const jump = r() < 0.03;
+      for (let k = 0; k < d; k++) {
+        const shift = jump ? r() * world - b[k] : (r() - 0.5) * 0.8;
+        b[k] += shift;
+        b[k + d] += shift;
+      }
+      write(par, h, b);
+      seq.move(h, b);
+      if (!allMoved) par.markMoved(h);
+    }
+    if (allMoved) par.markAllMoved();
+    // Churn; past the first capacity the broadphase grows and `bounds` is a new array.
+    for (let c = 0; c < 6; c++) {
+      const i = Math.floor(r() * handles.length);
+      par.remove(handles[i]);
+      seq.remove(handles[i]);
+      handles.splice(i, 1);
+      insert();
+      if (f % 4 === 0) insert();
+    }
+    par.update();
+    seq.update();
+    compare(par, seq, `frame ${f}`);
+  }
+  expect(par.count).toBe(seq.count);
+}
+
+const make = (workers: number, d: Dimensions) =>
+  new ParallelSweepAndPrune({
+    dimensions: d,
+    pool: sharedPool(workers),
+    minBoxesPerRegion: 16,
+    layoutInterval: 2,
+    rebalanceAt: 1.1,
+  });
+
+describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepAndPrune', () => {
+  for (const workers of [1, 2, 4]) {
+    for (const d of [2, 3] as const) {
+      for (const allMoved of [true, false]) {
+        it(`${workers} worker(s), ${d}-D, ${allMoved ? 'markAllMoved' : 'markMoved per proxy'}`, () => {
+          const par = make(workers, d);
+          runScene(par, d, 10 * workers + d + (allMoved ? 1 : 0), allMoved);
+          par.dispose();
+        });
+      }
+    }
+  }
+
+  it('in-thread, 3 regions', () => {
+    const par = new ParallelSweepAndPrune({
+      dimensions: 3,
+      workers: 3,
+      inThread: true,
+      minBoxesPerRegion: 16,
+    });
+    runScene(par, 3, 5, true);
+  });
+
+  it('documents its layout: box of handle h at (h & 0xFFFFF) · 2·dimensions', () => {
+    const par = make(2, 3);
+    const a = par.insert([0, 0, 0, 1, 1, 1]);
+    const b = par.insert([5, 5, 5, 6, 6, 6]);
+    par.remove(a);
+    par.update();
+    const c = par.insert([9, 9, 9, 10, 10, 10]);
+    expect(c & 0xfffff).toBe(a & 0xfffff);
+    expect(c).not.toBe(a);
+    expect(par.offsetOf(b)).toBe((b & 0xfffff) * 6);
+    expect(par.offsetOf(c)).toBe((c & 0xfffff) * 6);
+    expect(Array.from(par.bounds.subarray(par.offsetOf(c), par.offsetOf(c) + 6))).toEqual([
+      9, 9, 9, 10, 10, 10,
+    ]);
+    expect(() => par.offsetOf(a)).toThrow(/offsetOf: handle \d+ is unknown or was removed/);
+    expect(() => par.markMoved(a)).toThrow(/markMoved: handle \d+ is unknown or was removed/);
+    par.dispose();
+  });
+});
+
+describe('a bad box written into bounds', () => {
+  for (const workers of [1, 2, 4]) {
+    for (const [label, bad] of [
+      ['NaN', [Number.NaN, 0, 0, 1, 1, 1]],
+      ['Infinity', [0, 0, 0, 1, Number.POSITIVE_INFINITY, 1]],
+      ['min > max', [0, 0, 3, 1, 1, 2]],
+    ] as const) {
+      it(`${workers} worker(s), ${label}: update() throws naming the proxy, before anything changes`, () => {
+        for (const allMoved of [true, false]) {
+          const par = make(workers, 3);
+          const seq = new SweepAndPrune({ dimensions: 3 });
+          const handles: number[] = [];
+          const r = rng(workers);
+          for (let i = 0; i < 200; i++) {
+            const p = [r() * 20, r() * 20, r() * 20];
+            const b = [...p, ...p.map((v) => v + 1.5)];
+            handles.push(par.insert(b));
+            seq.insert(b);
+          }
+          par.update();
+          seq.update();
+          // Every box moves; one of them gets a bad box.
+          const victim = handles[137];
+          const good = new Array<number>(6);
+          for (const h of handles) {
+            const b = par.getBounds(h, new Array<number>(6));
+            for (let k = 0; k < 6; k++) b[k] += 0.25;
+            write(par, h, b);
+            seq.move(h, b);
+            if (!allMoved) par.markMoved(h);
+            if (h === victim) for (let k = 0; k < 6; k++) good[k] = b[k];
+          }
+          if (allMoved) par.markAllMoved();
+          write(par, victim, [...bad]);
+          const before = [par.pairs().slice(), par.began().slice(), par.ended().slice()];
+          const name = new RegExp(`update: the box of handle ${victim} in \`bounds\``);
+          expect(() => par.update()).toThrow(RangeError);
+          expect(() => par.update()).toThrow(name);
+          // Nothing changed: the lists are those of the last good update.
+          same(par.pairs(), before[0], 'pairs after the throw');
+          same(par.began(), before[1], 'began after the throw');
+          same(par.ended(), before[2], 'ended after the throw');
+          // Fixed, the same update goes through and equals the sequential one.
+          write(par, victim, good);
+          par.update();
+          seq.update();
+          compare(par, seq, 'after the fix');
+          par.dispose();
+        }
+      });
+    }
+  }
+
+  it('a bad box in a slot nobody marked is not read', () => {
+    const par = make(2, 3);
+    const a = par.insert([0, 0, 0, 1, 1, 1]);
+    const b = par.insert([0.5, 0, 0, 2, 1, 1]);
+    par.update();
+    write(par, b, [Number.NaN, 0, 0, 1, 1, 1]);
+    par.move(a, [0.2, 0, 0, 1.2, 1, 1]);
+    par.update();
+    expect(Array.from(par.pairs())).toEqual([a, b]);
+    par.dispose();
+  });
+});
+
+describe('static proxies on the parallel broadphase equal SweepAndPrune', () => {
+  for (const workers of [1, 2, 4]) {
+    it(`${workers} worker(s): a tilemap of touching static tiles, dynamic boxes written into bounds, flips and moved tiles`, () => {
+      const par = make(workers, 2);
+      const seq = new SweepAndPrune({ dimensions: 2 });
+      const r = rng(70 + workers);
+      const tiles: number[] = [];
+      // 40 × 40 touching unit tiles: ~6 000 static–static contacts, none of them a pair.
+      for (let y = 0; y < 40; y++) {
+        for (let x = 0; x < 40; x++) {
+          const box = [x, y, x + 1, y + 1];
+          const h = par.insert(box, y * 40 + x, true);
+          expect(seq.insert(box, y * 40 + x, true)).toBe(h);
+          tiles.push(h);
+        }
+      }
+      const movers: number[] = [];
+      for (let i = 0; i < 150; i++) {
+        const p = [r() * 40, r() * 40];
+        const box = [p[0], p[1], p[0] + 0.7, p[1] + 0.7];
+        const h = par.insert(box, 5000 + i);
+        expect(seq.insert(box, 5000 + i)).toBe(h);
+        movers.push(h);
+      }
+      par.update();
+      seq.update();
+      compare(par, seq, 'first update');
+      for (let f = 0; f < 30; f++) {
+        for (const h of movers) {
+          const b = par.getBounds(h, new Array<number>(4));
+          const dx = (r() - 0.5) * 0.6;
+          const dy = (r() - 0.5) * 0.6;
+          const box = [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+          // markAllMoved reads the dynamic proxies; a static one moves through move() (or markMoved).
+          if (par.isStatic(h)) par.move(h, box);
+          else write(par, h, box);
+          seq.move(h, box);
+        }
+        par.markAllMoved();
+        // Bodies falling asleep and waking (flips), a tile lifted and put back (a moved static).
+        for (let k = 0; k < 5; k++) {
+          const h = movers[Math.floor(r() * movers.length)];
+          const flag = r() < 0.5;
+          par.setStatic(h, flag);
+          seq.setStatic(h, flag);
+        }
+        const tile = tiles[Math.floor(r() * tiles.length)];
+        const t = par.getBounds(tile, new Array<number>(4));
+        const lift = f % 2 === 0 ? 0.25 : -0.25;
+        par.move(tile, [t[0], t[1] + lift, t[2], t[3] + lift]);
+        seq.move(tile, [t[0], t[1] + lift, t[2], t[3] + lift]);
+        par.update();
+        seq.update();
+        compare(par, seq, `frame ${f}`);
+        expect(par.isStatic(tile)).toBe(true);
+      }
+      par.dispose();
+    });
+  }
+});

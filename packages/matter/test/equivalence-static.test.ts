@@ -1,0 +1,79 @@
+/**
+ * Static and sleeping bodies are static proxies in Sieve's broadphase (their mutual pairs never
+ * exist), and the sweep path skips their mutual pairs too: tilemap worlds and bodies changing
+ * between static and moving — `Body.setStatic` both ways, sleeping and waking, static bodies moved,
+ * turned and scaled by hand, the flags written directly — must give stock's collisions, events and
+ * body states bit for bit, on either path, with either broadphase of `@sieve/core`.
+ */
+import { Octree } from '@sieve/core';
+import { installSieve, type SieveDetector, type SieveOptions } from '@sieve/matter';
+import Matter from 'matter-js';
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from './harness.js';
+import { changingTiles, tilemapScene } from './staticScenes.js';
+
+const setups: [string, SieveOptions][] = [
+  ['default', {}],
+  ['broadphase path (sweepBelow 0)', { sweepBelow: 0 }],
+  ['sweep path (sweepBelow Infinity)', { sweepBelow: Number.POSITIVE_INFINITY }],
+  ['octree broadphase', { sweepBelow: 0, broadphase: new Octree({ dimensions: 2 }) }],
+];
+
+describe('bodies changing between static and moving', () => {
+  for (const [name, options] of setups) {
+    it(`crumbling and freezing tiles, frozen bodies, a moved static platform, sleep and wake: ${name}`, () => {
+      let paths = 0;
+      const r = compareRuns(
+        () => changingTiles(Matter, 5),
+        420,
+        (engine) => {
+          const sieve = installSieve(engine, options);
+          Matter.Events.on(engine, 'afterUpdate', () => {
+            if (sieve.stats.path === 'broadphase') paths++;
+          });
+        },
+      );
+      expect(r.what).toBe('');
+      expect(r.firstDifference).toBe(-1);
+      expect(r.totalStarts).toBeGreaterThan(100);
+      if (options.sweepBelow === 0) expect(paths).toBe(420);
+      if (options.sweepBelow === Number.POSITIVE_INFINITY) expect(paths).toBe(0);
+    });
+  }
+});
+
+describe('tilemap worlds', () => {
+  it('3 000 tiles and 200 bodies, sleeping enabled, default options: stock bit for bit', () => {
+    const r = compareRuns(
+      () => tilemapScene(Matter, { tiles: 3000 }, { dynamic: 200, sleeping: true }),
+      300,
+      (engine) => {
+        installSieve(engine);
+      },
+    );
+    expect(r.what).toBe('');
+    expect(r.firstDifference).toBe(-1);
+    expect(r.totalCollisions).toBeGreaterThan(300 * 150);
+  });
+
+  it('path switches in both directions while tiles crumble and bodies sleep: stock bit for bit', () => {
+    const seen = new Set<string>();
+    let sieve: SieveDetector | undefined;
+    const r = compareRuns(
+      () => changingTiles(Matter, 9),
+      420,
+      (engine) => {
+        sieve = installSieve(engine);
+        Matter.Events.on(engine, 'afterUpdate', () => seen.add((sieve as SieveDetector).stats.path));
+      },
+      (_engine, step) => {
+        // Forced back and forth at uneven intervals, among the scene's flips and moves.
+        if (step % 37 === 0)
+          (sieve as SieveDetector).sweepBelow = step % 74 === 0 ? 0 : Number.POSITIVE_INFINITY;
+      },
+    );
+    expect(r.what).toBe('');
+    expect(r.firstDifference).toBe(-1);
+    expect([...seen].sort()).toEqual(['broadphase', 'sweep']);
+  });
+});

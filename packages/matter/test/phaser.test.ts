@@ -1,0 +1,87 @@
+/**
+ * Inside Phaser's own copy of matter-js (`Phaser.Physics.Matter.Matter`, Phaser 3.90 and Phaser 4),
+ * as a Phaser game installs Sieve — `installSieve(this.matter.world.engine, { matter: this.matter })`
+ * or `{ matter: Phaser.Physics.Matter.Matter }`: tilemap levels built the way Phaser's `convertTilemapLayer` builds
+ * them, and bodies changing between static and moving, give the collisions, events and body states of
+ * Phaser's stock detector bit for bit, on either path. Also checks that the copy really is another
+ * module (Sieve must wrap Phaser's `Detector.collisions`, not matter-js's).
+ */
+import { installSieve, type SieveOptions, uninstallSieve } from '@sieve/matter';
+import Matter from 'matter-js';
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from './harness.js';
+import { PHASER_PACKAGES, phaserMatter } from './phaserMatter.js';
+import { changingTiles, tilemapScene } from './staticScenes.js';
+
+for (const pkg of PHASER_PACKAGES) {
+  const { matter: M, version } = phaserMatter(pkg);
+  describe(`Phaser ${version}'s matter`, () => {
+    it('is its own copy of matter-js 0.20 (the one Sieve must wrap)', () => {
+      expect(M.Detector).not.toBe(Matter.Detector);
+      expect((M as unknown as { version: string }).version).toBe('0.20.0');
+      const engine = M.Engine.create();
+      const stock = M.Detector.collisions;
+      installSieve(engine, { matter: M });
+      expect(M.Detector.collisions).not.toBe(stock);
+      expect(Matter.Detector.collisions).not.toBe(M.Detector.collisions);
+      uninstallSieve(engine);
+      expect(M.Detector.collisions).toBe(stock);
+    });
+
+    it("takes the scene's Matter plugin (this.matter) as the module too: one wrapper for both forms", () => {
+      // What a Phaser scene's `this.matter` holds: the bundled copy's Detector and Collision.
+      const plugin = { detector: M.Detector, collision: M.Collision, world: {}, body: M.Body };
+      const stock = M.Detector.collisions;
+      const a = M.Engine.create();
+      const b = M.Engine.create();
+      installSieve(a, { matter: plugin });
+      const wrapped = M.Detector.collisions;
+      installSieve(b, { matter: M });
+      expect(M.Detector.collisions).toBe(wrapped);
+      uninstallSieve(a);
+      expect(M.Detector.collisions).toBe(wrapped);
+      uninstallSieve(b);
+      expect(M.Detector.collisions).toBe(stock);
+      expect(() => installSieve(a, { matter: { detector: {}, collision: M.Collision } })).toThrow(
+        /options\.matter/,
+      );
+    });
+
+    const setups: [string, SieveOptions][] = [
+      ['default', {}],
+      ['broadphase path', { sweepBelow: 0 }],
+      ['sweep path', { sweepBelow: Number.POSITIVE_INFINITY }],
+    ];
+    for (const [name, options] of setups) {
+      it(`a tilemap of 5 000 tiles and 150 bodies, 200 updates: ${name}`, () => {
+        const r = compareRuns(
+          () => tilemapScene(M, { tiles: 5000, seed: 3 }, { dynamic: 150 }),
+          200,
+          (engine) => {
+            installSieve(engine, { ...options, matter: M });
+          },
+          undefined,
+          M,
+        );
+        expect(r.what).toBe('');
+        expect(r.firstDifference).toBe(-1);
+        expect(r.totalCollisions).toBeGreaterThan(200 * 100);
+      });
+    }
+
+    it('crumbling and freezing tiles, frozen bodies, a moved static platform, sleep and wake', () => {
+      const r = compareRuns(
+        () => changingTiles(M, 7),
+        300,
+        (engine) => {
+          installSieve(engine, { matter: M, sweepBelow: 0 });
+        },
+        undefined,
+        M,
+      );
+      expect(r.what).toBe('');
+      expect(r.firstDifference).toBe(-1);
+      expect(r.totalStarts).toBeGreaterThan(100);
+    });
+  });
+}

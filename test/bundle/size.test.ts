@@ -1,0 +1,73 @@
+/**
+ * Bundle weight: what a page pays for Sieve, measured with esbuild (minified; see `pages.ts`). The
+ * default page of each adapter stays under its limit, the large opt-in parts (OCSI's WebAssembly
+ * kernel, the WebGPU pass, the region-parallel broadphase, the bullets' sweep with core's continuous
+ * collision) are only in pages that import them, and nothing runs at import time (a package imported
+ * for one small export ships that export alone). `pnpm size` prints the table of the READMEs.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Measured, measureAll, measurePage, OPT_IN, type PAGES } from './pages.js';
+
+/**
+ * Limits in minified bytes of Sieve's share: the measurements of this code (`pnpm size`: cannon 173.0,
+ * matter 78.3, SweepAndPrune 54.4, Overlay 22.9 kB) plus about 5 %; lower them when the bundles shrink,
+ * and think twice before raising one. (Targets: the cannon page no heavier than cannon-es's own share of
+ * it, 82 kB; the matter page 50 kB — see the root README's "Bundle size" for what stands between.)
+ */
+const LIMITS: Partial<Record<keyof typeof PAGES, number>> = {
+  cannon: 182_000,
+  matter: 82_000,
+  sweepAndPrune: 57_000,
+  overlay: 24_000,
+};
+
+let pages: Record<keyof typeof PAGES, Measured>;
+beforeAll(async () => {
+  pages = await measureAll();
+}, 120_000);
+
+const has = (m: Measured, pattern: RegExp) => [...m.modules.keys()].filter((k) => pattern.test(k));
+
+describe('bundle weight (esbuild, minified)', () => {
+  it('the default pages stay under their limits', () => {
+    for (const [name, limit] of Object.entries(LIMITS)) {
+      const m = pages[name as keyof typeof PAGES];
+      expect(m.sieve, `${name}: ${m.sieve} bytes of Sieve`).toBeLessThanOrEqual(limit!);
+      expect(m.sieve).toBeGreaterThan(limit! / 4); // measured something
+    }
+    // The engine, when bundled, is counted apart.
+    expect(pages.cannonWithEngine.engine).toBeGreaterThan(50_000);
+    // (the same modules; minified names differ a little)
+    expect(Math.abs(pages.cannonWithEngine.sieve - pages.cannon.sieve)).toBeLessThan(
+      pages.cannon.sieve / 100,
+    );
+  });
+
+  it('the large opt-in parts are only in pages that import them', () => {
+    for (const [part, pattern] of Object.entries(OPT_IN)) {
+      for (const page of ['cannon', 'matter', 'sweepAndPrune'] as const)
+        expect(has(pages[page], pattern), `${part} in the ${page} page`).toEqual([]);
+      expect(
+        has(pages[part as keyof typeof OPT_IN], pattern).length,
+        `${part} in its own page`,
+      ).toBeGreaterThan(0);
+    }
+    // One opt-in part does not bring another.
+    expect(has(pages.gpu, OPT_IN.parallel)).toEqual([]);
+    expect(has(pages.parallel, OPT_IN.gpu)).toEqual([]);
+    expect(has(pages.ocsiBatch, OPT_IN.bullets)).toEqual([]);
+  });
+
+  it('nothing runs at import time: a package imported for one small export ships that export alone', async () => {
+    for (const name of ['@sieve/core', '@sieve/cannon', '@sieve/matter', '@sieve/overlay']) {
+      const bare = await measurePage(`import '${name}';`, ['cannon-es', 'matter-js']);
+      expect(bare.total, `import '${name}'`).toBe(0);
+    }
+    const grow = await measurePage("import { growArray } from '@sieve/core'; console.log(growArray);");
+    expect([...grow.modules.keys()]).toEqual(['core/src/growArray.ts']);
+    const mark = await measurePage("import { isBullet } from '@sieve/matter'; console.log(isBullet);", [
+      'matter-js',
+    ]);
+    expect(mark.sieve).toBeLessThan(2_000);
+  });
+});

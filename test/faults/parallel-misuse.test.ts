@@ -1,0 +1,287 @@
+/**
+ * Misuse of the parallel broadphase and its worker pool: every option is checked — key, type, range
+ * and combination — and a bad one throws an error naming it before any thread starts; after
+ * `dispose()` every method and count throws, as documented.
+ */
+import { ParallelSweepAndPrune, type ParallelSweepAndPruneOptions, WorkerPool } from '@sieve/core/parallel';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parallelBuild } from './support/parallelBuild.js';
+
+/** Counts the threads started through `node:worker_threads` while `body` runs. */
+function threadsStarted(body: () => void): number {
+  const proc = process as unknown as { getBuiltinModule: (id: string) => unknown };
+  const real = proc.getBuiltinModule.bind(process);
+  let started = 0;
+  const spy = vi.spyOn(proc, 'getBuiltinModule').mockImplementation((id: string) => {
+    const module = real(id) as Record<string, unknown>;
+    if (id !== 'node:worker_threads' && id !== 'worker_threads') return module;
+    const Real = module.Worker as new (...args: unknown[]) => unknown;
+    return {
+      ...module,
+      Worker: class extends (Real as new (...args: unknown[]) => object) {
+        constructor(...args: unknown[]) {
+          started++;
+          super(...args);
+        }
+      },
+    };
+  });
+  try {
+    body();
+  } finally {
+    spy.mockRestore();
+  }
+  return started;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('ParallelSweepAndPrune options are checked before any thread starts', () => {
+  const url = () => parallelBuild().worker;
+  const cases: Array<[string, () => ParallelSweepAndPruneOptions, RegExp]> = [
+    [
+      'an unknown key',
+      () => ({ dimensions: 3, wokers: 2 }) as never,
+      /unknown key 'wokers' \(known: dimensions, .*workers/,
+    ],
+    ['dimensions 4', () => ({ dimensions: 4 }) as never, /dimensions must be 2 or 3, got 4/],
+    [
+      'workers as a string',
+      () => ({ dimensions: 3, workers: '2' }) as never,
+      /workers must be an integer from 1 to 256, got '2'/,
+    ],
+    ['workers 0', () => ({ dimensions: 3, workers: 0 }), /workers must be an integer from 1 to 256, got 0/],
+    [
+      'workers 257',
+      () => ({ dimensions: 3, workers: 257 }),
+      /workers must be an integer from 1 to 256, got 257/,
+    ],
+    ['workers 1.5', () => ({ dimensions: 3, workers: 1.5 }), /workers must be an integer/],
+    [
+      "twoPhase 'always' with 33 workers",
+      () => ({ dimensions: 3, workers: 33, twoPhase: 'always' }),
+      /twoPhase 'always' needs 2 to 31 regions \(workers\), got 33/,
+    ],
+    [
+      "twoPhase 'always' with 1 worker",
+      () => ({ dimensions: 3, workers: 1, twoPhase: 'always' }),
+      /twoPhase 'always' needs 2 to 31 regions \(workers\), got 1/,
+    ],
+    [
+      "twoPhase 'sometimes'",
+      () => ({ dimensions: 3, twoPhase: 'sometimes' }) as never,
+      /twoPhase must be 'auto', 'always' or 'never', got 'sometimes'/,
+    ],
+    [
+      "minBoxesPerRegion '8'",
+      () => ({ dimensions: 3, minBoxesPerRegion: '8' }) as never,
+      /minBoxesPerRegion must be an integer .* got '8'/,
+    ],
+    [
+      'minBoxesPerRegion 0',
+      () => ({ dimensions: 3, minBoxesPerRegion: 0 }),
+      /minBoxesPerRegion must be an integer/,
+    ],
+    [
+      'minBoxesPerRegion 2.5',
+      () => ({ dimensions: 3, minBoxesPerRegion: 2.5 }),
+      /minBoxesPerRegion must be an integer/,
+    ],
+    [
+      'layoutInterval Infinity',
+      () => ({ dimensions: 3, layoutInterval: Number.POSITIVE_INFINITY }),
+      /layoutInterval must be an integer .* got Infinity/,
+    ],
+    ['layoutInterval 0', () => ({ dimensions: 3, layoutInterval: 0 }), /layoutInterval must be an integer/],
+    [
+      'rebalanceAt NaN',
+      () => ({ dimensions: 3, rebalanceAt: Number.NaN }),
+      /rebalanceAt must be a finite number >= 1, got NaN/,
+    ],
+    [
+      'rebalanceAt 0.5',
+      () => ({ dimensions: 3, rebalanceAt: 0.5 }),
+      /rebalanceAt must be a finite number >= 1/,
+    ],
+    [
+      'rebalanceAt Infinity',
+      () => ({ dimensions: 3, rebalanceAt: Number.POSITIVE_INFINITY }),
+      /rebalanceAt must be a finite number >= 1/,
+    ],
+    [
+      "rebalanceAt '2'",
+      () => ({ dimensions: 3, rebalanceAt: '2' }) as never,
+      /rebalanceAt must be a finite number >= 1, got '2'/,
+    ],
+    [
+      'timeoutMs -1',
+      () => ({ dimensions: 3, timeoutMs: -1 }),
+      /timeoutMs must be a finite number of milliseconds above 0/,
+    ],
+    [
+      'timeoutMs Infinity',
+      () => ({ dimensions: 3, timeoutMs: Number.POSITIVE_INFINITY }),
+      /timeoutMs must be a finite number/,
+    ],
+    [
+      "timeoutMs '100'",
+      () => ({ dimensions: 3, timeoutMs: '100' }) as never,
+      /timeoutMs must be a finite number/,
+    ],
+    [
+      "inThread 'yes'",
+      () => ({ dimensions: 3, inThread: 'yes' }) as never,
+      /inThread must be true or false, got 'yes'/,
+    ],
+    [
+      "callerRegion 'yes'",
+      () => ({ dimensions: 3, callerRegion: 'yes' }) as never,
+      /callerRegion must be true or false, got 'yes'/,
+    ],
+    [
+      'callerRegion with 1 worker',
+      () => ({ dimensions: 3, workers: 1, callerRegion: true }),
+      /callerRegion needs 2 workers or more .*got 1/,
+    ],
+    [
+      "validate 'true'",
+      () => ({ dimensions: 3, validate: 'true' }) as never,
+      /validate must be true or false/,
+    ],
+    [
+      "initialCapacity '8'",
+      () => ({ dimensions: 3, initialCapacity: '8' }) as never,
+      /initialCapacity must be an integer/,
+    ],
+    [
+      'workerUrl 42',
+      () => ({ dimensions: 3, workerUrl: 42 }) as never,
+      /workerUrl must be a URL or a non-empty string, got 42/,
+    ],
+    [
+      "workerUrl ''",
+      () => ({ dimensions: 3, workerUrl: '' }) as never,
+      /workerUrl must be a URL or a non-empty string/,
+    ],
+    ['pool that is not a pool', () => ({ dimensions: 3, pool: {} }) as never, /pool must be a WorkerPool/],
+    ['options that are not an object', () => 3 as never, /options must be an object/],
+  ];
+  for (const [label, options, message] of cases) {
+    it(label, () => {
+      let thrown: unknown;
+      const started = threadsStarted(() => {
+        try {
+          new ParallelSweepAndPrune(options());
+        } catch (error) {
+          thrown = error;
+        }
+      });
+      expect(String(thrown)).toMatch(message);
+      expect(thrown).toBeInstanceOf(Error);
+      expect(started).toBe(0);
+    });
+  }
+
+  it('contradictions with a pool: workers, workerUrl, timeoutMs, inThread; a disposed pool', () => {
+    const pool = new WorkerPool({ workers: 2, workerUrl: url() });
+    const started = threadsStarted(() => {
+      expect(() => new ParallelSweepAndPrune({ dimensions: 3, pool, workers: 4 })).toThrow(
+        /workers is 4 but the pool has 2/,
+      );
+      expect(
+        () => new ParallelSweepAndPrune({ dimensions: 3, pool, workers: 2, callerRegion: true }),
+      ).toThrow(/workers is 2 but the pool has 2 \(the calling thread runs one region more\)/);
+      for (const key of ['workerUrl', 'timeoutMs', 'inThread'] as const) {
+        const extra = { workerUrl: url(), timeoutMs: 100, inThread: true }[key];
+        expect(() => new ParallelSweepAndPrune({ dimensions: 3, pool, [key]: extra })).toThrow(
+          new RegExp(`${key} configures a pool of the broadphase's own`),
+        );
+      }
+    });
+    expect(started).toBe(0);
+    pool.dispose();
+    expect(() => new ParallelSweepAndPrune({ dimensions: 3, pool })).toThrow(/the pool was disposed/);
+  });
+
+  it('WorkerPool options: keys, types and ranges, before any thread starts', () => {
+    const started = threadsStarted(() => {
+      expect(() => new WorkerPool({ wokers: 2 } as never)).toThrow(
+        /WorkerPool: options has an unknown key 'wokers' \(known: workers, workerUrl, timeoutMs\)/,
+      );
+      expect(() => new WorkerPool({ workers: '2' } as never)).toThrow(
+        /WorkerPool: workers must be an integer from 1 to 256, got '2'/,
+      );
+      expect(() => new WorkerPool({ workers: 0 })).toThrow(/workers must be an integer/);
+      expect(() => new WorkerPool({ timeoutMs: 0 })).toThrow(/timeoutMs must be a finite number/);
+      expect(() => new WorkerPool({ workerUrl: {} } as never)).toThrow(
+        /workerUrl must be a URL or a non-empty string/,
+      );
+      expect(() => new WorkerPool(null as never)).toThrow(/options must be an object/);
+    });
+    expect(started).toBe(0);
+  });
+
+  it('good options do start threads (the counter works)', () => {
+    let bp: ParallelSweepAndPrune | undefined;
+    const started = threadsStarted(() => {
+      bp = new ParallelSweepAndPrune({ dimensions: 3, workers: 2, workerUrl: url() });
+    });
+    expect(started).toBeGreaterThan(0);
+    bp?.dispose();
+  });
+});
+
+describe('after dispose(), every method and count throws', () => {
+  const uses: Array<[string, (bp: ParallelSweepAndPrune, h: number) => unknown]> = [
+    ['insert', (bp) => bp.insert([0, 0, 0, 1, 1, 1])],
+    ['move', (bp, h) => bp.move(h, [0, 0, 0, 1, 1, 1])],
+    ['moveMany', (bp, h) => bp.moveMany([h], [0, 0, 0, 1, 1, 1])],
+    ['remove', (bp, h) => bp.remove(h)],
+    ['setStatic', (bp, h) => bp.setStatic(h, true)],
+    ['isStatic', (bp, h) => bp.isStatic(h)],
+    ['update', (bp) => bp.update()],
+    ['queryBounds', (bp) => bp.queryBounds([0, 0, 0, 1, 1, 1], [])],
+    ['pairs', (bp) => bp.pairs()],
+    ['began', (bp) => bp.began()],
+    ['ended', (bp) => bp.ended()],
+    ['pairBuffers', (bp) => bp.pairBuffers()],
+    ['pairTags', (bp) => bp.pairTags()],
+    ['tagOf', (bp, h) => bp.tagOf(h)],
+    ['has', (bp, h) => bp.has(h)],
+    ['getBounds', (bp, h) => bp.getBounds(h, [])],
+    ['ready', (bp) => bp.ready()],
+    ['bounds', (bp) => bp.bounds],
+    ['offsetOf', (bp, h) => bp.offsetOf(h)],
+    ['markMoved', (bp, h) => bp.markMoved(h)],
+    ['markAllMoved', (bp) => bp.markAllMoved()],
+    ['regionTimes', (bp) => bp.regionTimes()],
+    ['regionMembers', (bp) => bp.regionMembers()],
+    ['regionBounds', (bp) => bp.regionBounds()],
+    ['count', (bp) => bp.count],
+    ['pairCount', (bp) => bp.pairCount],
+    ['beganCount', (bp) => bp.beganCount],
+    ['endedCount', (bp) => bp.endedCount],
+  ];
+  for (const inThread of [true, false]) {
+    it(inThread ? 'in-thread' : 'on workers', async () => {
+      const bp = new ParallelSweepAndPrune(
+        inThread
+          ? { dimensions: 3, workers: 2, inThread }
+          : { dimensions: 3, workers: 2, workerUrl: parallelBuild().worker },
+      );
+      const h = bp.insert([0, 0, 0, 1, 1, 1]);
+      bp.insert([0.5, 0, 0, 1, 1, 1]);
+      bp.update();
+      bp.dispose();
+      for (const [name, use] of uses) {
+        expect(() => use(bp, h), name).toThrow(
+          new RegExp(`ParallelSweepAndPrune\\.${name}: used after dispose\\(\\)`),
+        );
+      }
+      await expect(bp.updateAsync()).rejects.toThrow(
+        /ParallelSweepAndPrune\.updateAsync: used after dispose\(\)/,
+      );
+      expect(() => bp.dispose()).not.toThrow();
+    });
+  }
+});
