@@ -9,10 +9,13 @@ import { describe, expect, it } from 'vitest';
 describe('no allocation per call once warm', () => {
   it('heap stays (nearly) flat over 4000 frames of capsule, sphere, box, closest-point, mesh–mesh and ray queries', () => {
     const probe = fileURLToPath(new URL('./support/heapProbe.ts', import.meta.url));
+    const tsconfig = fileURLToPath(new URL('./support/tsconfig.json', import.meta.url));
     const run = (...extra: string[]) =>
       JSON.parse(
         execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...extra], {
           encoding: 'utf8',
+          // @sieve/core from its sources, as in the test runner (a fresh clone has no dist/).
+          env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
         }),
       ) as { growth: number[]; checksum: number };
     // Runtime noise (JIT, loader) lands in some windows, never in all: the quietest window is the measure.

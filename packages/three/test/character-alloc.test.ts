@@ -12,10 +12,13 @@ import { describe, expect, it } from 'vitest';
 describe('CharacterController.move: no allocation once warm', () => {
   it('heap stays flat over 6000 frames of moves', () => {
     const probe = fileURLToPath(new URL('./support/characterHeapProbe.ts', import.meta.url));
+    const tsconfig = fileURLToPath(new URL('./support/tsconfig.json', import.meta.url));
     const run = (...extra: string[]) =>
       JSON.parse(
         execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...extra], {
           encoding: 'utf8',
+          // @sieve/core from its sources, as in the test runner (a fresh clone has no dist/).
+          env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
         }),
       ) as { growth: number[]; checksum: number };
     // Runtime noise (JIT tiering, the loader) lands in some windows, never in all. Measured quietest

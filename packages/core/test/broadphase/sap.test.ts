@@ -185,12 +185,12 @@ describe('SweepAndPrune', () => {
     }
   });
 
-  it('stays exact while hundreds of boxes cross cells each frame, by sweeps and by lookups (statics, churn)', () => {
+  it('stays exact while hundreds of boxes cross cells each frame, by passes and by slides (statics, churn)', () => {
     // Small cells and fast motion: most boxes move every frame, hundreds cross cell borders (moved
-    // between cells before the sweeps); every fourth frame only a few boxes move (each looked up in
-    // its cells); some boxes flip between static and dynamic, some are removed and inserted. Equal to
+    // between cells before the sweeps); every fourth frame only a few boxes move (each slid in its
+    // lists); some boxes flip between static and dynamic, some are removed and inserted. Equal to
     // BruteForce every frame.
-    const n = 5000;
+    const n = 2500;
     const d = 3;
     const { bounds, step } = scene(n, d, 31);
     const bp = new SweepAndPrune({ dimensions: d, objectsPerCell: 8, rebuildShare: 0.5 });
@@ -200,9 +200,12 @@ describe('SweepAndPrune', () => {
       handles[i] = bp.insert(bounds.subarray(i * 6, i * 6 + 6), i, i % 7 === 0);
       expect(ref.insert(bounds.subarray(i * 6, i * 6 + 6), i, i % 7 === 0)).toBe(handles[i]);
     }
-    const inside = bp as unknown as { enterCells(slot: number): void; updateByBoxes(): void };
-    const entered = vi.spyOn(inside, 'enterCells');
-    const byBoxes = vi.spyOn(inside, 'updateByBoxes');
+    const inside = bp as unknown as {
+      addEntry(slot: number, r: number): number;
+      slideBox(slot: number): void;
+    };
+    const entered = vi.spyOn(inside, 'addEntry');
+    const slid = vi.spyOn(inside, 'slideBox');
     for (let f = 0; f < 40; f++) {
       step();
       const moved = f % 4 === 3 ? 50 : n;
@@ -229,10 +232,10 @@ describe('SweepAndPrune', () => {
       expect(Array.from(bp.ended())).toEqual(Array.from(ref.ended()));
     }
     bp.validate();
-    expect(bp.pairCount).toBeGreaterThan(500);
-    // The scene did what it is for: boxes changed cells, some updates looked boxes up one by one.
+    expect(bp.pairCount).toBeGreaterThan(50);
+    // The scene did what it is for: boxes changed cells, some updates slid boxes one by one.
     expect(entered.mock.calls.length).toBeGreaterThan(1000);
-    expect(byBoxes.mock.calls.length).toBeGreaterThan(5);
+    expect(slid.mock.calls.length).toBeGreaterThan(5);
   });
 
   it('validate() detects a corrupted list', () => {
@@ -240,9 +243,9 @@ describe('SweepAndPrune', () => {
     for (let i = 0; i < 10; i++) bp.insert([i, 0, i + 1.5, 1]);
     bp.update();
     bp.validate();
-    // Corrupt one entry's min x behind the structure's back (cell 1, the one grid cell, holds them all).
-    const inside = bp as unknown as { arena: { bounds: Float64Array }; cellStart: Int32Array };
-    inside.arena.bounds[(inside.cellStart[1] + 3) * 4] = -100;
-    expect(() => bp.validate()).toThrow(/SAP: cell 1 entry 3 is stale/);
+    // Corrupt one endpoint value behind the structure's back (region 1, the one cell, holds them all).
+    const inside = bp as unknown as { arena: { values: Float64Array[] }; regionStart: Int32Array };
+    inside.arena.values[0][inside.regionStart[1] + 3] = -100;
+    expect(() => bp.validate()).toThrow(/SAP: region 1 axis 0/);
   });
 });
