@@ -14,6 +14,7 @@ export default defineConfig({
       '@sieve/core': src('./packages/core/src/index.ts'),
       '@sieve/matter': src('./packages/matter/src/index.ts'),
       '@sieve/overlay': src('./packages/overlay/src/index.ts'),
+      '@sieve/cannon/convex': src('./packages/cannon/src/convex/index.ts'),
       '@sieve/cannon': src('./packages/cannon/src/index.ts'),
       '@sieve/three': src('./packages/three/src/index.ts'),
     },

@@ -137,6 +137,7 @@ function main() {
     '@sieve/matter': ['../packages/matter/src/index.ts'],
     '@sieve/overlay': ['../packages/overlay/src/index.ts'],
     '@sieve/cannon': ['../packages/cannon/src/index.ts'],
+    '@sieve/cannon/convex': ['../packages/cannon/src/convex/index.ts'],
     '@sieve/three': ['../packages/three/src/index.ts'],
   };
   // The engines, from the adapters' own installs (this folder has no node_modules of its own).

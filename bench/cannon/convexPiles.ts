@@ -5,7 +5,7 @@
  *
  * - stock cannon-es 0.20.0 (its default NaiveBroadphase),
  * - cannon-es with `installSieve(world)` (default: bit-identical to stock, checked here every run),
- * - cannon-es with `installSieve(world, { narrowphase: { convex: true } })` (when that option exists),
+ * - cannon-es with `installSieve(world, { narrowphase: { convex: convexContacts } })` (`@sieve/cannon/convex`),
  * - Rapier 0.21 (`@dimforge/rapier3d-compat`, WASM) on the same bodies (boxes as cuboids, hulls through
  *   `ColliderDesc.convexHull` of the same points), its default integration parameters,
  *
@@ -20,6 +20,7 @@
 import { performance } from 'node:perf_hooks';
 import RAPIER from '@dimforge/rapier3d-compat';
 import { installSieve, uninstallSieve } from '@sieve/cannon';
+import { convexContacts } from '@sieve/cannon/convex';
 import * as CANNON from 'cannon-es';
 import { hullPile } from '../../packages/cannon/test/hulls.js';
 import { median } from '../lib/stats.js';
@@ -155,16 +156,12 @@ function sameBodies(a: CANNON.World, b: CANNON.World): boolean {
   });
 }
 
-/** A pile world with `narrowphase: { convex: true }`, or null where this build has no such option. */
-function convexOptionWorld(kind: PileKind, n: number): CANNON.World | null {
+/** A pile world with `narrowphase: { convex: convexContacts }`. */
+function convexOptionWorld(kind: PileKind, n: number): CANNON.World {
   const world = cannonWorld(kind, n);
-  try {
-    uninstallSieve(world);
-    installSieve(world, { narrowphase: { convex: true } } as unknown as Parameters<typeof installSieve>[1]);
-    return world;
-  } catch {
-    return null;
-  }
+  uninstallSieve(world);
+  installSieve(world, { narrowphase: { convex: convexContacts } });
+  return world;
 }
 
 export async function convexPiles(

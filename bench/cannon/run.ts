@@ -14,7 +14,7 @@
  * bit-identical bodies (so Sieve's speed is not bought with missed pairs).
  * Then the box-pile and hull-pile rows (convexPiles.ts): 200 boxes or 200 12–24-point hulls on a box
  * ground, stock against Sieve's default install (bit-identical, checked), Sieve with
- * `narrowphase: { convex: true }` and Rapier 0.21, each step's collision time beside the whole step.
+ * `narrowphase: { convex: convexContacts }` and Rapier 0.21, each step's collision time beside the whole step.
  * Writes bench/results/cannon.json and cannon.svg. `--quick`: small sizes, few steps (smoke test).
  */
 import { performance } from 'node:perf_hooks';

@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^@sieve\/core\/gpu$/, replacement: src('../../packages/core/src/gpu/index.ts') },
       { find: /^@sieve\/core$/, replacement: src('../../packages/core/src/index.ts') },
       { find: /^@sieve\/cannon$/, replacement: src('../../packages/cannon/src/index.ts') },
+      { find: /^@sieve\/cannon\/convex$/, replacement: src('../../packages/cannon/src/convex/index.ts') },
     ],
     // One copy of each, whichever package imports it.
     dedupe: ['cannon-es', 'three'],

@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The convex contact generator is its own entry point: pages that leave it off do not bundle it.
+  entry: { index: 'src/index.ts', convex: 'src/convex/index.ts' },
   format: ['esm', 'cjs'],
   // Types of @sieve/core come from its built package, not its sources (see tsconfig paths).
   dts: { compilerOptions: { paths: {} } },

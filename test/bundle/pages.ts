@@ -19,6 +19,7 @@ const ALIAS: Record<string, string> = {
   '@sieve/core/gpu': src('core/src/gpu/index.ts'),
   '@sieve/core/parallel': src('core/src/broadphase/parallel/index.ts'),
   '@sieve/core': src('core/src/index.ts'),
+  '@sieve/cannon/convex': src('cannon/src/convex/index.ts'),
   '@sieve/cannon': src('cannon/src/index.ts'),
   '@sieve/matter': src('matter/src/index.ts'),
   '@sieve/overlay': src('overlay/src/index.ts'),
@@ -92,6 +93,8 @@ export const PAGES = {
   overlay: "import { Overlay } from '@sieve/overlay'; new Overlay({ phases: ['physics'] });",
   /** Opt-in parts, each alone: what a page pays when it asks for one. */
   bullets: "import { setBullet } from '@sieve/cannon'; console.log(setBullet);",
+  convex:
+    "import { World } from 'cannon-es'; import { installSieve } from '@sieve/cannon'; import { convexContacts } from '@sieve/cannon/convex'; installSieve(new World(), { narrowphase: { convex: convexContacts } });",
   ocsiBatch: "import { OcsiBatch } from '@sieve/core'; console.log(OcsiBatch);",
   gpu: "import { GpuMeshMesh } from '@sieve/core/gpu'; console.log(GpuMeshMesh);",
   parallel:
@@ -107,6 +110,7 @@ export const EXTERNAL: Record<keyof typeof PAGES, string[]> = {
   sweepAndPrune: [],
   overlay: [],
   bullets: ['cannon-es'],
+  convex: ['cannon-es'],
   ocsiBatch: [],
   gpu: [],
   parallel: [],
@@ -116,14 +120,16 @@ export const EXTERNAL: Record<keyof typeof PAGES, string[]> = {
 /**
  * Modules of the large opt-in parts: a page has them only if it imports them (the OCSI WebAssembly
  * kernel, the WebGPU pass, the region-parallel broadphase, the Octree — passed to the adapters as an
- * instance — and the bullets' sweep with core's continuous collision).
+ * instance —, the bullets' sweep with core's continuous collision, and cannon's convex contact
+ * generator of `@sieve/cannon/convex`).
  */
-export const OPT_IN: Record<'ocsiBatch' | 'gpu' | 'parallel' | 'octree' | 'bullets', RegExp> = {
+export const OPT_IN: Record<'ocsiBatch' | 'gpu' | 'parallel' | 'octree' | 'bullets' | 'convex', RegExp> = {
   octree: /^core\/src\/broadphase\/octree\/(Octree|placement)\.ts$/,
   ocsiBatch: /^core\/src\/narrowphase\/(wasm\/|ocsiBatch\.ts)/,
   gpu: /^core\/src\/gpu\//,
   parallel: /^core\/src\/broadphase\/parallel\//,
   bullets: /^(cannon\/src\/bullets\/(system|sweep)\.ts|core\/src\/ccd\/toi)/,
+  convex: /^cannon\/src\/convex\//,
 };
 
 /** Measures every page (one after the other: esbuild uses the cores itself). */

@@ -328,6 +328,12 @@ describe('@sieve/cannon entry points', () => {
       TypeError,
       /narrowphase\.trimesh/,
     ],
+    [
+      'convex: true (the generator is imported from its own entry point)',
+      { narrowphase: { convex: true } },
+      TypeError,
+      /options\.narrowphase\.convex takes the convex contact generator, not true: import \{ convexContacts \} from '@sieve\/cannon\/convex'/,
+    ],
     ['collisionMatrix not a boolean', { collisionMatrix: 'yes' }, TypeError, /options\.collisionMatrix/],
     ['deferRemovals not a boolean', { deferRemovals: 1 }, TypeError, /options\.deferRemovals/],
     [

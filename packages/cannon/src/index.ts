@@ -28,6 +28,7 @@ export {
   uninstallSieve,
 } from './install.js';
 export {
+  type ConvexContacts,
   installNarrowphase,
   type NarrowphaseOptions,
   SIEVE_COLLISION_TYPES,

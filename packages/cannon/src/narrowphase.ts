@@ -19,7 +19,8 @@
  * With the `convex` option (off by default: it changes contact points), the box, convex-polyhedron and
  * cylinder pairs — with each other, with spheres and with heightfields — go to Sieve's own convex
  * contact generator instead (separating axes with Gauss-map edge pruning, reference-face clipping to
- * four points), whose handlers are in the convex folder.
+ * four points), whose handlers are in the convex folder. It is passed in as a value, `convexContacts`
+ * of the `@sieve/cannon/convex` entry point, so that pages without it do not bundle it.
  *
  * The handlers themselves: the trimesh ones (BVH queries of Ericson's Real-Time Collision Detection and
  * GImpact's triangle clipping from Bullet) in the trimesh-contacts module, with the triangle clipping
@@ -29,7 +30,6 @@
 import { checkOptionKeys, optionKeys } from '@sieve/core';
 import { type Body, type Narrowphase, type Quaternion, Shape, type Vec3 } from 'cannon-es';
 import { boxBoxPrefiltered, sphereBoxOcsi } from './boxContacts.js';
-import { makeConvexHandlers } from './convex/handlers.js';
 import { convexConvexExact } from './hull/convexContacts.js';
 import { sphereConvexExact } from './hull/sphereContacts.js';
 import { makeTrimeshHandlers } from './trimeshContacts.js';
@@ -71,9 +71,13 @@ export interface NarrowphaseOptions {
    * measured on a busy 2-core machine, contestants alternated), resting contacts are steadier, and
    * 10-box towers and 10-hull stacks stand in cannon's default settings (10 iterations, no sleeping),
    * where stock's fall within seconds. With it, box–box is its own (the `boxBox` prefilter is unused);
-   * `sphereBox: true` keeps sphere–box on OCSI. Default false.
+   * `sphereBox: true` keeps sphere–box on OCSI.
+   *
+   * Turned on by passing the generator itself, `convexContacts` of `@sieve/cannon/convex` (its own
+   * entry point, so pages that leave it off do not bundle it):
+   * `narrowphase: { convex: convexContacts }`. `true` throws a `TypeError` saying so. Default false.
    */
-  convex?: boolean;
+  convex?: false | ConvexContacts;
   /**
    * cannon's own convex contacts — box–box, box/convex/cylinder pairs, sphere–convex, and box– and
    * convex–heightfield (its `convexConvex` and `sphereConvex`) — computed by Sieve's reimplementation:
@@ -102,11 +106,12 @@ const NARROWPHASE_OPTION_KEYS = optionKeys<NarrowphaseOptions>({
   exactConvex: true,
   maxContacts: true,
 });
-const NARROWPHASE_SWITCHES = ['trimesh', 'sphereBox', 'boxBox', 'convex', 'exactConvex'] as const;
+const NARROWPHASE_SWITCHES = ['trimesh', 'sphereBox', 'boxBox', 'exactConvex'] as const;
 
 /**
  * Checks narrowphase options as `where` (`'installSieve: options.narrowphase'`): known keys, booleans,
- * a positive integer `maxContacts`. Throws a `TypeError` or `RangeError` naming the option.
+ * `convex` false or the generator of `@sieve/cannon/convex`, a positive integer `maxContacts`. Throws a
+ * `TypeError` or `RangeError` naming the option.
  */
 export function checkNarrowphaseOptions(options: NarrowphaseOptions, where: string): void {
   checkOptionKeys(where, options, NARROWPHASE_OPTION_KEYS);
@@ -115,6 +120,14 @@ export function checkNarrowphaseOptions(options: NarrowphaseOptions, where: stri
     if (v !== undefined && typeof v !== 'boolean') {
       throw new TypeError(`${where}.${key} must be true or false, got ${String(v)}`);
     }
+  }
+  const convex = options.convex;
+  if (convex !== undefined && convex !== false && !isConvexContacts(convex)) {
+    throw new TypeError(
+      convex === true
+        ? `${where}.convex takes the convex contact generator, not true: import { convexContacts } from '@sieve/cannon/convex' and pass convex: convexContacts`
+        : `${where}.convex must be false or convexContacts of '@sieve/cannon/convex', got ${String(convex)}`,
+    );
   }
   const maxContacts = options.maxContacts;
   if (maxContacts !== undefined && !(Number.isInteger(maxContacts) && maxContacts >= 1)) {
@@ -140,6 +153,25 @@ export type Handler = (
   rsj?: Shape | null,
   justTest?: boolean,
 ) => boolean | undefined;
+
+/**
+ * Sieve's convex contact generator, as {@link NarrowphaseOptions.convex} takes it: the value
+ * `convexContacts` exported by `@sieve/cannon/convex` (an entry point of its own, so that a page which
+ * leaves the option off does not bundle it).
+ */
+export interface ConvexContacts {
+  /**
+   * Makes the convex handlers of one installation (sharing their scratch and pair cache), keeping at
+   * most `maxContacts` contacts per hull–heightfield pair: `[dispatch key, handler]` rows.
+   * @internal
+   */
+  readonly makeHandlers: (maxContacts: number) => [number, Handler][];
+}
+
+/** Whether `v` is the convex contact generator of `@sieve/cannon/convex`. */
+function isConvexContacts(v: unknown): v is ConvexContacts {
+  return typeof v === 'object' && v !== null && typeof (v as ConvexContacts).makeHandlers === 'function';
+}
 
 const TYPES = Shape.types;
 
@@ -195,10 +227,10 @@ export function installNarrowphase(np: Narrowphase, options: NarrowphaseOptions 
     table.push([SIEVE_COLLISION_TYPES.cylinderTrimesh, t.convexTrimesh]);
   }
   if (options.sphereBox ?? false) table.push([SIEVE_COLLISION_TYPES.sphereBox, sphereBoxOcsi]);
-  const convex = options.convex ?? false;
+  const convex = options.convex || null;
   if ((options.boxBox ?? false) && !convex) table.push([SIEVE_COLLISION_TYPES.boxBox, boxBoxPrefiltered]);
   if (convex) {
-    for (const row of makeConvexHandlers(maxContacts)) {
+    for (const row of convex.makeHandlers(maxContacts)) {
       if (!table.some(([k]) => k === row[0])) table.push(row);
     }
   }

@@ -7,6 +7,7 @@
  */
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
+import { convexContacts } from '../src/convex/index.js';
 import { installSieve } from '../src/index.js';
 import {
   directionalSep,
@@ -82,7 +83,7 @@ function collide(world: CANNON.World, a: CANNON.Body, b: CANNON.Body, justTest =
 
 function convexWorld(): CANNON.World {
   const world = new CANNON.World();
-  installSieve(world, { narrowphase: { convex: true } });
+  installSieve(world, { narrowphase: { convex: convexContacts } });
   return world;
 }
 

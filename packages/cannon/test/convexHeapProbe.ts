@@ -10,6 +10,7 @@
  * (after a full GC), and the contacts made, as JSON.
  */
 import * as CANNON from 'cannon-es';
+import { convexContacts } from '../src/convex/index.js';
 import { installSieve } from '../src/index.js';
 import { hullPile, randomHull, rng } from './convexScenes.js';
 
@@ -44,7 +45,7 @@ for (let k = 0; k < 8; k++) {
   body.position.set(6 + (k % 4) * 0.8, 1.5, 3 + Math.floor(k / 4) * 0.8);
   world.addBody(body);
 }
-installSieve(world, { narrowphase: { convex: true } });
+installSieve(world, { narrowphase: { convex: convexContacts } });
 for (let s = 0; s < 240; s++) world.step(1 / 60);
 
 // The step's narrowphase input, replayed.

@@ -1,11 +1,12 @@
 /**
- * `narrowphase: { convex: true }` as a user meets it: which pairs it takes over, how it sits with the
- * other narrowphase options, uninstalling, materials, events, kinematic overlaps (the `justTest` form),
+ * `narrowphase: { convex: convexContacts }` (of `@sieve/cannon/convex`) as a user meets it: which pairs it
+ * takes over, how it sits with the other narrowphase options, uninstalling, materials, events, kinematic overlaps (the `justTest` form),
  * the hull cache noticing edited shapes, the pair cache, and hostile shapes (no throw inside a step).
  */
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
 import { boxHull, buildHull, hullOf } from '../src/convex/hull.js';
+import { convexContacts } from '../src/convex/index.js';
 import { PairCache } from '../src/convex/pairCache.js';
 import { installSieve, uninstallSieve } from '../src/index.js';
 import { boxGround, hullPile, randomHull, rng } from './convexScenes.js';
@@ -31,12 +32,12 @@ const KEYS = [
 const own = (np: CANNON.Narrowphase, key: number) => Object.getOwnPropertyDescriptor(np, key)?.value;
 
 describe('convex option: installation', () => {
-  it('takes over the box, convex and cylinder pairs only with convex: true, and uninstalls cleanly', () => {
+  it('takes over the box, convex and cylinder pairs only with convexContacts, and uninstalls cleanly', () => {
     const plain = new CANNON.World();
     installSieve(plain);
     for (const key of KEYS) expect(own(plain.narrowphase, key)).toBeUndefined();
     const world = new CANNON.World();
-    installSieve(world, { narrowphase: { convex: true } });
+    installSieve(world, { narrowphase: { convex: convexContacts } });
     const handlers = KEYS.map((key) => own(world.narrowphase, key));
     for (const h of handlers) expect(typeof h).toBe('function');
     // One handler serves all hull–hull keys.
@@ -46,20 +47,42 @@ describe('convex option: installation', () => {
     uninstallSieve(world);
     for (const key of KEYS) expect(own(world.narrowphase, key)).toBeUndefined();
     // Installing again works, and the option is checked like the others.
-    installSieve(world, { narrowphase: { convex: true } });
+    installSieve(world, { narrowphase: { convex: convexContacts } });
     uninstallSieve(world);
     expect(() =>
-      installSieve(new CANNON.World(), { narrowphase: { convex: 1 as unknown as boolean } }),
+      installSieve(new CANNON.World(), { narrowphase: { convex: 1 as unknown as false } }),
+    ).toThrow(/options\.narrowphase\.convex must be false or convexContacts/);
+    expect(() =>
+      installSieve(new CANNON.World(), { narrowphase: { convex: {} as unknown as false } }),
     ).toThrow(/convex/);
+  });
+
+  it('convex: true throws at install, naming the option and what to import, before the world changes', () => {
+    const world = new CANNON.World();
+    const { broadphase, collisionMatrix } = world;
+    const np = world.narrowphase as unknown as Record<string, unknown>;
+    const convexConvex = np.convexConvex;
+    const bad = { narrowphase: { convex: true as unknown as false } };
+    expect(() => installSieve(world, bad)).toThrow(TypeError);
+    expect(() => installSieve(world, bad)).toThrow(
+      "installSieve: options.narrowphase.convex takes the convex contact generator, not true: import { convexContacts } from '@sieve/cannon/convex' and pass convex: convexContacts",
+    );
+    expect(world.broadphase).toBe(broadphase);
+    expect(world.collisionMatrix).toBe(collisionMatrix);
+    expect(np.convexConvex).toBe(convexConvex);
+    for (const key of KEYS) expect(own(world.narrowphase, key)).toBeUndefined();
+    // Nothing was installed: the world takes Sieve afterwards.
+    installSieve(world, { narrowphase: { convex: convexContacts } });
+    uninstallSieve(world);
   });
 
   it('sphereBox: true keeps sphere–box on OCSI; boxBox is its own', () => {
     const a = new CANNON.World();
-    installSieve(a, { narrowphase: { convex: true, sphereBox: true, boxBox: true } });
+    installSieve(a, { narrowphase: { convex: convexContacts, sphereBox: true, boxBox: true } });
     const b = new CANNON.World();
     installSieve(b, { narrowphase: { sphereBox: true } });
     const c = new CANNON.World();
-    installSieve(c, { narrowphase: { convex: true } });
+    installSieve(c, { narrowphase: { convex: convexContacts } });
     expect(own(a.narrowphase, T.SPHERE | T.BOX)).toBe(own(b.narrowphase, T.SPHERE | T.BOX));
     expect(own(a.narrowphase, T.BOX)).toBe(own(a.narrowphase, T.CONVEXPOLYHEDRON));
     expect(own(c.narrowphase, T.SPHERE | T.BOX)).toBe(own(c.narrowphase, T.SPHERE | T.CONVEXPOLYHEDRON));
@@ -80,7 +103,7 @@ describe('convex option: cannon sees its own equations', () => {
       const hull = new CANNON.Body({ mass: 1, shape: randomHull(r, 16, 0.4, 0.4, 0.4), material: rubber });
       hull.position.set(0, 1, 0);
       world.addBody(hull);
-      installSieve(world, { narrowphase: { convex } });
+      installSieve(world, { narrowphase: { convex: convex && convexContacts } });
       let begins = 0;
       let collides = 0;
       world.addEventListener('beginContact', () => begins++);
@@ -129,7 +152,7 @@ describe('convex option: cannon sees its own equations', () => {
       world.addBody(body);
       bodies.push(body);
     }
-    installSieve(world, { narrowphase: { convex: true } });
+    installSieve(world, { narrowphase: { convex: convexContacts } });
     for (let s = 0; s < 900; s++) world.step(1 / 60);
     for (const b of bodies) {
       expect(b.sleepState).toBe(CANNON.Body.SLEEPING);
@@ -144,7 +167,7 @@ describe('convex option: cannon sees its own equations', () => {
     const box = new CANNON.Body({ mass: 1, shape: new CANNON.Box(new CANNON.Vec3(0.5, 0.5, 0.5)) });
     box.position.set(0, 0.499, 0);
     world.addBody(box);
-    installSieve(world, { narrowphase: { convex: true } });
+    installSieve(world, { narrowphase: { convex: convexContacts } });
     world.step(1 / 60);
     expect(world.contacts.length).toBe(5);
     expect(world.frictionEquations.length).toBe(2);
@@ -164,7 +187,7 @@ describe('convex option: cannon sees its own equations', () => {
       mover.position.set(-3, 0, 0);
       mover.velocity.set(3, 0, 0);
       world.addBody(mover);
-      installSieve(world, { narrowphase: { convex } });
+      installSieve(world, { narrowphase: { convex: convex && convexContacts } });
       const log: string[] = [];
       world.addEventListener('beginContact', () => log.push(`begin ${world.stepnumber}`));
       world.addEventListener('endContact', () => log.push(`end ${world.stepnumber}`));
@@ -189,7 +212,7 @@ describe('convex option: cannon-es example scenes', () => {
       const lowest: number[] = [];
       for (const convex of [false, true]) {
         const { world, late } = make();
-        installSieve(world, { narrowphase: { convex } });
+        installSieve(world, { narrowphase: { convex: convex && convexContacts } });
         for (let s = 0; s < 300; s++) {
           late?.(s);
           world.step(1 / 60);
@@ -254,7 +277,7 @@ describe('convex option: hull cache', () => {
     const hull = new CANNON.Body({ mass: 1, shape: randomHull(rng(6), 16, 0.3, 0.3, 0.3) });
     hull.position.set(0, 1.5, 0);
     world.addBody(hull);
-    installSieve(world, { narrowphase: { convex: true } });
+    installSieve(world, { narrowphase: { convex: convexContacts } });
     for (let s = 0; s < 10; s++) world.step(1 / 60);
     // The ground grows 1 up (top face at y = 1).
     const box = ground.shapes[0] as CANNON.Box;
@@ -338,7 +361,7 @@ describe('convex option: hostile shapes', () => {
       ),
     });
     world.addBody(hf);
-    installSieve(world, { narrowphase: { convex: true } });
+    installSieve(world, { narrowphase: { convex: convexContacts } });
     expect(() => {
       for (let s = 0; s < 30; s++) world.step(1 / 60);
     }).not.toThrow();
@@ -346,7 +369,7 @@ describe('convex option: hostile shapes', () => {
 
   it('a 60-hull pile settles on the ground, every body finite and above it', () => {
     const world = hullPile(60, 9);
-    installSieve(world, { narrowphase: { convex: true } });
+    installSieve(world, { narrowphase: { convex: convexContacts } });
     for (let s = 0; s < 300; s++) world.step(1 / 60);
     for (const b of world.bodies) {
       expect(Number.isFinite(b.position.y)).toBe(true);

@@ -4,11 +4,12 @@
  *
  * The pile (convexScenes.ts) is settled with the option, then the same state is loaded into three
  * worlds — stock cannon-es, `installSieve(world)` (default) and `installSieve(world, { narrowphase:
- * { convex: true } })` — which step in alternation, one step each per round, so a busy machine slows
+ * { convex: convexContacts } })` — which step in alternation, one step each per round, so a busy machine slows
  * them alike. Prints per-contestant median `world.step` times, the ratios to stock, and where the
  * option's step goes (narrowphase, solver, the rest), as JSON.
  */
 import type * as CANNON from 'cannon-es';
+import { convexContacts } from '../src/convex/index.js';
 import { installSieve } from '../src/index.js';
 import { hullPile } from './convexScenes.js';
 
@@ -26,7 +27,7 @@ const median = (xs: number[]) => {
 
 // Settle the pile with the option (stock would take minutes).
 const settled = hullPile(hulls, seed, boxes);
-installSieve(settled, { narrowphase: { convex: true } });
+installSieve(settled, { narrowphase: { convex: convexContacts } });
 for (let s = 0; s < settle; s++) settled.step(1 / 60);
 
 /** A fresh pile (same shapes) carrying the settled state. */
@@ -42,7 +43,7 @@ const fromSettled = (install: 'stock' | 'default' | 'convex'): CANNON.World => {
     b.aabbNeedsUpdate = true;
   }
   if (install === 'default') installSieve(w);
-  if (install === 'convex') installSieve(w, { narrowphase: { convex: true } });
+  if (install === 'convex') installSieve(w, { narrowphase: { convex: convexContacts } });
   return w;
 };
 

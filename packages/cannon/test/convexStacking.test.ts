@@ -7,6 +7,7 @@
  */
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
+import { convexContacts } from '../src/convex/index.js';
 import { installSieve } from '../src/index.js';
 import { referenceSat, worldHull } from './convexReference.js';
 import { boxGround, boxTower, hullPile, hullStack } from './convexScenes.js';
@@ -56,7 +57,7 @@ describe('convex option: resting contacts', () => {
       const world = boxTower(3);
       // The middle box turned about the vertical: its faces clip to octagons, reduced to four.
       world.bodies[2].quaternion.setFromEuler(0, spin, 0);
-      installSieve(world, { narrowphase: { convex: true } });
+      installSieve(world, { narrowphase: { convex: convexContacts } });
       for (let s = 0; s < 30; s++) world.step(1 / 60);
       const [, b1, b2] = world.bodies;
       const before = pairPoints(world, b1, b2);
@@ -81,7 +82,7 @@ describe('convex option: resting contacts', () => {
   it('a 10-box tower and a 10-hull stack stand 2 000 steps (allowSleep)', () => {
     for (const world of [boxTower(10), hullStack(10, 3)]) {
       world.allowSleep = true;
-      installSieve(world, { narrowphase: { convex: true } });
+      installSieve(world, { narrowphase: { convex: convexContacts } });
       const { fell, drift } = standsFor(world, 2000);
       expect(fell).toBe(-1);
       expect(drift).toBeLessThan(0.2);
@@ -110,7 +111,7 @@ describe("convex option: towers and stacks stand in cannon's default settings", 
     it(`${name} stands 2 000 steps`, () => {
       const world = make();
       expect(world.allowSleep).toBe(false);
-      installSieve(world, { narrowphase: { convex: true } });
+      installSieve(world, { narrowphase: { convex: convexContacts } });
       const { fell, drift } = standsFor(world, 2000, size);
       expect(fell).toBe(-1);
       expect(drift / size).toBeLessThan(0.05);
@@ -130,7 +131,7 @@ describe("convex option: towers and stacks stand in cannon's default settings", 
       const box = new CANNON.Body({ mass: 1, shape: new CANNON.Box(new CANNON.Vec3(0.25, 1, 0.25)) });
       box.position.set(0, 1, 0);
       world.addBody(box);
-      if (convex) installSieve(world, { narrowphase: { convex: true } });
+      if (convex) installSieve(world, { narrowphase: { convex: convexContacts } });
       const push = new CANNON.Vec3(6, 0, 0);
       const at = new CANNON.Vec3();
       for (let s = 0; s < 60; s++) {
@@ -153,7 +154,7 @@ describe("convex option: towers and stacks stand in cannon's default settings", 
         b.quaternion.copy(slope.quaternion);
         b.position.copy(slope.quaternion.vmult(new CANNON.Vec3(0, 1, 0)));
         w.addBody(b);
-        if (convex) installSieve(w, { narrowphase: { convex: true } });
+        if (convex) installSieve(w, { narrowphase: { convex: convexContacts } });
         const p0 = b.position.clone();
         for (let s = 0; s < 120; s++) w.step(1 / 60);
         const moved = b.position.distanceTo(p0);
@@ -183,7 +184,7 @@ describe('convex option: a hull pile settles as stock does', () => {
   it('no deeper interpenetration and no more jitter than stock (24 hulls, 300 steps)', () => {
     const measure = (convex: boolean) => {
       const world = hullPile(24, 2);
-      if (convex) installSieve(world, { narrowphase: { convex: true } });
+      if (convex) installSieve(world, { narrowphase: { convex: convexContacts } });
       let speed = 0;
       let samples = 0;
       let penSum = 0;
@@ -228,7 +229,7 @@ describe('convex option: a hull pile settles as stock does', () => {
 describe('convex option: speed', () => {
   it('a settled 60-hull pile steps at least 5× faster than stock (ratio, alternated)', () => {
     const settled = hullPile(60, 5);
-    installSieve(settled, { narrowphase: { convex: true } });
+    installSieve(settled, { narrowphase: { convex: convexContacts } });
     for (let s = 0; s < 240; s++) settled.step(1 / 60);
     const copy = (convex: boolean) => {
       const w = hullPile(60, 5);
@@ -238,7 +239,7 @@ describe('convex option: speed', () => {
         b.velocity.copy(settled.bodies[i].velocity);
         b.angularVelocity.copy(settled.bodies[i].angularVelocity);
       });
-      if (convex) installSieve(w, { narrowphase: { convex: true } });
+      if (convex) installSieve(w, { narrowphase: { convex: convexContacts } });
       return w;
     };
     const stock = copy(false);
@@ -267,7 +268,7 @@ describe('convex option: the box ground', () => {
     const box = new CANNON.Body({ mass: 1, shape: new CANNON.Box(new CANNON.Vec3(0.5, 0.25, 0.5)) });
     box.position.set(0, 1, 0);
     world.addBody(box);
-    installSieve(world, { narrowphase: { convex: true } });
+    installSieve(world, { narrowphase: { convex: convexContacts } });
     for (let s = 0; s < 240; s++) world.step(1 / 60);
     expect(world.contacts.length).toBe(5);
     expect(box.position.y).toBeGreaterThan(0.24);

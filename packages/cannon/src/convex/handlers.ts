@@ -1,6 +1,7 @@
 /**
- * The cannon-es handlers of the convex narrowphase (installed with `narrowphase: { convex: true }`):
- * Box, ConvexPolyhedron and Cylinder against each other, against spheres and against Heightfield.
+ * The cannon-es handlers of the convex narrowphase (installed with
+ * `narrowphase: { convex: convexContacts }`, the value the convex entry point exports): Box,
+ * ConvexPolyhedron and Cylinder against each other, against spheres and against Heightfield.
  *
  * Each has cannon's handler signature, reads the cached hull of its shapes (the hull module), and turns
  * what the hull-contacts, sphere-hull and hull-heightfield modules find into cannon `ContactEquation`s
