@@ -150,9 +150,16 @@ export const sphereConvexExact: SphereConvex = function sphereConvex(
         y = 0;
         z = 0;
       }
-      r.ni.set(x, y, z);
-      r.ri.set(R * x, R * y, R * z);
-      r.rj.set(W[k] - xj.x, W[k + 1] - xj.y, W[k + 2] - xj.z);
+      // Field by field, not `Vec3.set`: a call V8 leaves un-inlined boxes each double argument.
+      r.ni.x = x;
+      r.ni.y = y;
+      r.ni.z = z;
+      r.ri.x = R * x;
+      r.ri.y = R * y;
+      r.ri.z = R * z;
+      r.rj.x = W[k] - xj.x;
+      r.rj.y = W[k + 1] - xj.y;
+      r.rj.z = W[k + 2] - xj.z;
       relative(r, xi, xj, bi, bj);
       np.result.push(r);
       np.createFrictionEquationsFromContact(r, np.frictionResult);
@@ -180,15 +187,21 @@ export const sphereConvexExact: SphereConvex = function sphereConvex(
       if (pointInFace(face)) {
         if (justTest) return true;
         const r = np.createContactEquation(bi, bj, si, sj, rsi, rsj);
-        r.ri.set(-R * nx, -R * ny, -R * nz);
-        r.ni.set(-nx, -ny, -nz);
+        r.ri.x = -R * nx;
+        r.ri.y = -R * ny;
+        r.ri.z = -R * nz;
+        r.ni.x = -nx;
+        r.ni.y = -ny;
+        r.ni.z = -nz;
         const p2x = -penetration * nx;
         const p2y = -penetration * ny;
         const p2z = -penetration * nz;
         const psx = -R * nx;
         const psy = -R * ny;
         const psz = -R * nz;
-        r.rj.set(cx - xj.x + psx + p2x, cy - xj.y + psy + p2y, cz - xj.z + psz + p2z);
+        r.rj.x = cx - xj.x + psx + p2x;
+        r.rj.y = cy - xj.y + psy + p2y;
+        r.rj.z = cz - xj.z + psz + p2z;
         relative(r, xi, xj, bi, bj);
         np.result.push(r);
         np.createFrictionEquationsFromContact(r, np.frictionResult);
@@ -230,7 +243,9 @@ export const sphereConvexExact: SphereConvex = function sphereConvex(
         if (dot > 0 && dot * dot < ex * ex + ey * ey + ez * ez && tx * tx + ty * ty + tz * tz < R * R) {
           if (justTest) return true;
           const r = np.createContactEquation(bi, bj, si, sj, rsi, rsj);
-          r.rj.set(px - xj.x, py - xj.y, pz - xj.z);
+          r.rj.x = px - xj.x;
+          r.rj.y = py - xj.y;
+          r.rj.z = pz - xj.z;
           let x = px - cx;
           let y = py - cy;
           let z = pz - cz;
@@ -245,8 +260,12 @@ export const sphereConvexExact: SphereConvex = function sphereConvex(
             y = 0;
             z = 0;
           }
-          r.ni.set(x, y, z);
-          r.ri.set(R * x, R * y, R * z);
+          r.ni.x = x;
+          r.ni.y = y;
+          r.ni.z = z;
+          r.ri.x = R * x;
+          r.ri.y = R * y;
+          r.ri.z = R * z;
           relative(r, xi, xj, bi, bj);
           np.result.push(r);
           np.createFrictionEquationsFromContact(r, np.frictionResult);

@@ -66,7 +66,11 @@ const round = () => {
     }
   }
   contacts += np.result.length;
-  np.result.length = 0;
+  // Emptied by popping, not `length = 0` (cannon's world's way): V8 frees the backing store of an
+  // array cut to length 0, and the next round's pushes would allocate it again (about 520 B a round,
+  // the array's, the same with stock's code and ours).
+  const result = np.result;
+  while (result.length > 0) result.pop();
   if (allocate) sink = [contacts];
 };
 for (let f = 0; f < 800; f++) round();
