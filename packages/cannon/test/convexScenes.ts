@@ -159,3 +159,54 @@ export function hullStack(count: number, seed: number, ring = 6, ringMax = 10): 
   }
   return world;
 }
+
+/**
+ * A stack of `count` frustum cylinders (cannon `Cylinder`, axis along y, `segments` sides) on a box
+ * ground, each resting on the one below: the narrow top of one carries the wide bottom of the next.
+ */
+export function cylinderStack(
+  count: number,
+  radiusTop: number,
+  radiusBottom: number,
+  height: number,
+  segments: number,
+): CANNON.World {
+  const world = new CANNON.World({ gravity: new CANNON.Vec3(0, -9.82, 0) });
+  boxGround(world);
+  for (let i = 0; i < count; i++) {
+    const shape = new CANNON.Cylinder(radiusTop, radiusBottom, height, segments);
+    const body = new CANNON.Body({ mass: 1, shape });
+    body.position.set(0, height / 2 + height * i, 0);
+    world.addBody(body);
+  }
+  return world;
+}
+
+/**
+ * A tower of ten boxes of different proportions (half extents 0.3–0.8 wide, 0.15–0.5 high), each
+ * resting centred on the one below, on a box ground.
+ */
+export function mixedBoxTower(): CANNON.World {
+  const world = new CANNON.World({ gravity: new CANNON.Vec3(0, -9.82, 0) });
+  boxGround(world);
+  const halves = [
+    [0.8, 0.3, 0.6],
+    [0.5, 0.5, 0.5],
+    [0.7, 0.2, 0.4],
+    [0.3, 0.4, 0.3],
+    [0.6, 0.25, 0.6],
+    [0.4, 0.3, 0.5],
+    [0.5, 0.15, 0.3],
+    [0.35, 0.35, 0.35],
+    [0.45, 0.2, 0.45],
+    [0.3, 0.3, 0.3],
+  ];
+  let y = 0;
+  for (const [x, h, z] of halves) {
+    const body = new CANNON.Body({ mass: 1, shape: new CANNON.Box(new CANNON.Vec3(x, h, z)) });
+    body.position.set(0, y + h, 0);
+    y += 2 * h;
+    world.addBody(body);
+  }
+  return world;
+}

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { convexContacts } from '../src/convex/index.js';
 import { installSieve } from '../src/index.js';
 import { referenceSat, worldHull } from './convexReference.js';
-import { boxGround, boxTower, hullPile, hullStack } from './convexScenes.js';
+import { boxGround, boxTower, cylinderStack, hullPile, hullStack, mixedBoxTower } from './convexScenes.js';
 
 /** Contacts per body pair in the world's last step. */
 function contactsPerPair(world: CANNON.World): Map<string, number> {
@@ -106,6 +106,9 @@ describe("convex option: towers and stacks stand in cannon's default settings", 
     ['a 10-hull stack, gravity −10', () => gravity(hullStack(10, 3), -10), 1],
     ['a 10-hull stack, friction 0.5', () => friction(hullStack(10, 3), 0.5), 1],
     ['a 10-hull stack of 20–24 points', () => hullStack(10, 4, 10, 12), 1],
+    ['a tower of 10 boxes of different sizes', () => mixedBoxTower(), 0.6],
+    ['a stack of 10 frustum cylinders (12 sides)', () => cylinderStack(10, 0.8, 1, 1, 12), 2],
+    ['a stack of 10 frustum cylinders (16 sides)', () => cylinderStack(10, 0.8, 1, 1, 16), 2],
   ];
   for (const [name, make, size] of variants) {
     it(`${name} stands 2 000 steps`, () => {
