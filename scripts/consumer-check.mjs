@@ -2,7 +2,7 @@
 /**
  * Consumer check: what a user of the published packages gets. Packs the four packages from a clean tree
  * — each package's `dist/` removed first, as in a fresh clone, so the tarball holds only what its
- * `prepack` build made (`pnpm pack` in dependency order: `@sieve/core` first) — checks that every
+ * `prepack` build made (`pnpm pack` in dependency order, two at a time: `@sieve/core` before the packages that use it) — checks that every
  * package has that `prepack`, checks each tarball's contents (LICENSE, README.md, every `exports` target), installs the
  * tarballs with npm into a throw-away project in a temp folder together with cannon-es 0.20.0,
  * matter-js 0.20.0, @types/matter-js and pixi.js, then for each TypeScript version (5.0, 5.4 and the
@@ -169,15 +169,43 @@ async function main() {
     // Every import path the packages export ('@sieve/core', '@sieve/core/parallel', …) and whether it has
     // a CommonJS build.
     const subpaths = [];
+    // Packing builds (tsup, declarations included): two packages at a time (one per core on the CI
+    // machine), a package only once every workspace package it depends on is packed (its declarations
+    // are read from their dist/). The checks below go in PACKAGES order.
+    const packed = {};
+    const pending = [...PACKAGES];
+    const packing = new Map();
+    const workspaceDeps = (name) => {
+      const pkg = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+      const all = { ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.devDependencies };
+      return PACKAGES.filter((other) => other !== name && all[`@sieve/${other}`] !== undefined);
+    };
+    const packer = async () => {
+      for (;;) {
+        const i = pending.findIndex((name) => workspaceDeps(name).every((dep) => packed[dep]));
+        if (i < 0) {
+          if (pending.length === 0) return;
+          if (packing.size === 0) throw new Error(`cannot pack ${pending.join(', ')}: a dependency cycle`);
+          // Wait for a dependency being packed by the other packer.
+          await Promise.race(packing.values());
+          continue;
+        }
+        const [name] = pending.splice(i, 1);
+        const job = run(
+          'pnpm',
+          ['pack', '--pack-destination', tarballs],
+          join(root, 'packages', name),
+          `pnpm pack ${name}`,
+        );
+        packing.set(name, job);
+        const { stdout } = await job;
+        packing.delete(name);
+        packed[name] = stdout.trim().split('\n').pop().trim();
+      }
+    };
+    await Promise.all([packer(), packer()]);
     for (const name of PACKAGES) {
-      const dir = join(root, 'packages', name);
-      const { stdout } = await run(
-        'pnpm',
-        ['pack', '--pack-destination', tarballs],
-        dir,
-        `pnpm pack ${name}`,
-      );
-      const tgz = stdout.trim().split('\n').pop().trim();
+      const tgz = packed[name];
       const files = execFileSync('tar', ['-tzf', tgz], { encoding: 'utf8' })
         .split('\n')
         .map((f) => f.replace(/^package\//, ''));
@@ -252,35 +280,48 @@ async function main() {
     const api = ['src/api.ts', 'src/entries.ts', 'src/readme/*.ts'];
     const configs = {
       nodenext: tsconfig('nodenext', [...api, 'src/api.cts', 'src/entries.cts']),
+      // The newest TypeScript's nodenext check also emits: the README examples are run from its output
+      // (one compile of them, not a second one to emit).
+      'nodenext-emit': tsconfig('nodenext', [...api, 'src/api.cts', 'src/entries.cts'], {
+        noEmit: false,
+        rootDir: 'src',
+        outDir: 'out',
+      }),
       bundler: tsconfig('bundler', api),
       // pixi.js 8's own declarations use TypeScript 5.7 syntax (generic typed arrays): newest only.
       'bundler-newest': tsconfig('bundler', [...api, 'src/api-pixi.ts']),
     };
     for (const [name, config] of Object.entries(configs))
       writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
-    writeFileSync(
-      join(project, 'tsconfig.readme.json'),
-      JSON.stringify(tsconfig('nodenext', ['src/readme/*.ts'], { noEmit: false, outDir: 'out' }), null, 2),
-    );
 
     // The type checks, two at a time (one per core on the CI machine).
     const failures = [];
     const checks = [];
-    for (const v of tsVersions) {
+    // The newest version first: its nodenext check emits the README examples that run meanwhile.
+    let emitted;
+    const emittedPromise = new Promise((resolve) => {
+      emitted = resolve;
+    });
+    for (const v of [...tsVersions].reverse()) {
       const tsc = join(tsDirs[v], 'node_modules', 'typescript', 'bin', 'tsc');
       const version = JSON.parse(
         readFileSync(join(tsDirs[v], 'node_modules', 'typescript', 'package.json'), 'utf8'),
       ).version;
       const newestVersion = v === tsVersions[tsVersions.length - 1];
       for (const resolution of ['nodenext', newestVersion ? 'bundler-newest' : 'bundler'])
-        checks.push({ tsc, version, resolution });
+        checks.push({
+          tsc,
+          version,
+          resolution,
+          config: newestVersion && resolution === 'nodenext' ? 'nodenext-emit' : resolution,
+        });
     }
     const worker = async () => {
       for (let c = checks.shift(); c; c = checks.shift()) {
         try {
           await run(
             process.execPath,
-            [c.tsc, '-p', `tsconfig.${c.resolution}.json`],
+            [c.tsc, '-p', `tsconfig.${c.config}.json`],
             project,
             `tsc ${c.version}`,
           );
@@ -294,25 +335,12 @@ async function main() {
             log(`TypeScript ${c.version}, ${c.resolution}: ERRORS`);
           }
         }
+        if (c.config === 'nodenext-emit') emitted();
       }
     };
-    // Meanwhile, run: the README examples (emitted by the newest TypeScript), then the smoke tests.
-    const newest = join(
-      tsDirs[tsVersions[tsVersions.length - 1]],
-      'node_modules',
-      'typescript',
-      'bin',
-      'tsc',
-    );
+    // Meanwhile, run: the smoke tests, then the README examples (emitted by the newest TypeScript's
+    // nodenext check; a type error there is reported by that check).
     const runs = async () => {
-      try {
-        await run(process.execPath, [newest, '-p', 'tsconfig.readme.json'], project, 'tsc (README examples)');
-        for (const file of runnable)
-          await run(process.execPath, [join('out', file)], project, `README example ${file}`);
-        log(`ran ${runnable.length} README examples`);
-      } catch (e) {
-        failures.push(e.message);
-      }
       for (const smoke of ['smoke.mjs', 'smoke.cjs']) {
         try {
           const { stdout } = await run(process.execPath, [smoke], project, smoke);
@@ -320,6 +348,14 @@ async function main() {
         } catch (e) {
           failures.push(e.message);
         }
+      }
+      await emittedPromise;
+      try {
+        for (const file of runnable)
+          await run(process.execPath, [join('out', 'readme', file)], project, `README example ${file}`);
+        log(`ran ${runnable.length} README examples`);
+      } catch (e) {
+        failures.push(e.message);
       }
     };
     await Promise.all([worker(), worker(), runs()]);

@@ -8,6 +8,11 @@
  *     node parallel-child.mjs <scenario> <worker script URL> [<broken script URL>]
  */
 import { ParallelSweepAndPrune, WorkerPool } from '../../../packages/core/src/broadphase/parallel/index.js';
+import {
+  C_STATUS,
+  CONTROL_STRIDE,
+  STATUS_EXITED,
+} from '../../../packages/core/src/broadphase/parallel/shared.js';
 
 const [scenario, workerUrl, brokenUrl] = process.argv.slice(2);
 const url = new URL(workerUrl);
@@ -30,6 +35,21 @@ async function expectThrow(call: () => unknown): Promise<void> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until the pool's supervisor has seen worker `w` exit (its status word says so), reading the
+ * word only: nothing is recorded as the pool's failure, so the next call still has to find the death
+ * itself. A fixed sleep was not enough on a loaded machine: the termination could land after a fast
+ * update() had already finished. Gives up after 10 s (the call then runs anyway, and fails the test).
+ */
+async function untilExited(pool: WorkerPool, w: number): Promise<void> {
+  const control = (pool as unknown as { control: Int32Array }).control;
+  const deadline = performance.now() + 10_000;
+  while (Atomics.load(control, w * CONTROL_STRIDE + C_STATUS) !== STATUS_EXITED) {
+    if (performance.now() > deadline) return;
+    await sleep(5);
+  }
+}
 
 switch (scenario) {
   // Forgotten disposal: each leaves threads behind and just ends.
@@ -85,11 +105,12 @@ switch (scenario) {
     boxes(bp);
     bp.update();
     pool.crashForTesting(1, scenario.startsWith('terminated') ? 'terminate' : 'exit');
-    // A termination is done by the supervisor thread: let it land first, or a fast update() could
-    // finish before the worker dies. update() then meets the dead worker (with the calling thread's
-    // region, at its first barrier: the calling thread waits there and must not wait forever). An
-    // exit happens as the worker reads the update's messages: no wait.
-    if (scenario.startsWith('terminated')) await sleep(200);
+    // A termination is done by the supervisor thread: let it land first (the worker's status word
+    // says it exited), or a fast update() could finish before the worker dies. update() then meets
+    // the dead worker (with the calling thread's region, at its first barrier: the calling thread
+    // waits there and must not wait forever). An exit happens as the worker reads the update's
+    // messages: no wait.
+    if (scenario.startsWith('terminated')) await untilExited(pool, 1);
     bp.move(0, [0, 0, 0, 2, 1, 1]);
     await expectThrow(scenario.endsWith('async') ? () => bp.updateAsync() : () => bp.update());
     // Still failed, with the same error; dispose still works.

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ParallelSweepAndPrune, WorkerPool } from '../../src/broadphase/parallel/index.js';
 import { imbalance, RegionLayout } from '../../src/broadphase/parallel/layout.js';
-import { CMD_DRAIN } from '../../src/broadphase/parallel/shared.js';
+import { C_STATUS, CMD_DRAIN, CONTROL_STRIDE, STATUS_EXITED } from '../../src/broadphase/parallel/shared.js';
 import { type Dimensions, SweepAndPrune } from '../../src/index.js';
 import { rng } from '../support/rng.js';
 import { sharedPool, workerUrl } from './parallelWorker.js';
@@ -448,6 +448,16 @@ describe('ParallelSweepAndPrune threads', () => {
     });
   }
 
+  /** Waits (up to 10 s) until worker `w`'s status word says it exited, without touching the pool. */
+  const untilExited = async (pool: WorkerPool, w: number) => {
+    const control = (pool as unknown as { control: Int32Array }).control;
+    const deadline = performance.now() + 10_000;
+    while (Atomics.load(control, w * CONTROL_STRIDE + C_STATUS) !== STATUS_EXITED) {
+      if (performance.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
   for (const mode of ['throw', 'exit', 'hang', 'terminate'] as const) {
     it(`a worker that crashes (${mode}) while the calling thread waits at a barrier makes update() throw`, async () => {
       const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 1500 });
@@ -455,6 +465,10 @@ describe('ParallelSweepAndPrune threads', () => {
       for (let i = 0; i < 60; i++) bp.insert([i, 0, 0, i + 1.5, 1, 1]);
       bp.update();
       pool.crashForTesting(1, mode);
+      // A termination is done by the pool's supervisor thread: let it land first (the worker's status
+      // word says it exited; only read, so update() still has to find the death itself), or a fast
+      // update() could finish before the worker dies.
+      if (mode === 'terminate') await untilExited(pool, 1);
       const t0 = performance.now();
       const message = {
         throw: /worker 1 failed: .*deliberate crash/s,

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * Runs several of the root package's scripts at once (`pnpm run <name>` each) and fails if any fails:
+ * `pnpm test` runs the type checks and the API reference check side by side, then the vitest suites and
+ * the consumer check side by side: on a 2-core machine each pair takes little more than the longer one
+ * (the type checks and the docs are mostly one busy thread each; the consumer check mostly waits on
+ * `pnpm pack` and `npm install`, and no test reads the packages' dist/, which it rebuilds). Each output
+ * line is prefixed with its script's name; the exit code is 1 if any script failed, after all finish.
+ *
+ * Usage: node scripts/together.mjs <script> [<script> ...]
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const names = process.argv.slice(2);
+if (names.length === 0) throw new Error('usage: node scripts/together.mjs <script> [<script> ...]');
+
+/** Runs `pnpm run <name>`, its output line by line with a prefix; resolves to its exit code. */
+function run(name) {
+  return new Promise((resolve) => {
+    const child = spawn('pnpm', ['run', '--silent', name], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const [stream, out] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ])
+      createInterface({ input: stream }).on('line', (line) => out.write(`[${name}] ${line}\n`));
+    child.on('error', (error) => {
+      process.stderr.write(`[${name}] ${error.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+const codes = await Promise.all(names.map(run));
+const failed = names.filter((_, i) => codes[i] !== 0);
+if (failed.length > 0) {
+  process.stderr.write(`failed: ${failed.join(', ')}\n`);
+  process.exitCode = 1;
+}
