@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 /**
  * Runs several of the root package's scripts at once (`pnpm run <name>` each) and fails if any fails:
- * `pnpm test` runs the type checks and the API reference check side by side, then the vitest suites and
- * the consumer check side by side: on a 2-core machine each pair takes little more than the longer one
- * (the type checks and the docs are mostly one busy thread each; the consumer check mostly waits on
- * `pnpm pack` and `npm install`, and no test reads the packages' dist/, which it rebuilds). Each output
+ * `pnpm test` runs the type checks and the API reference check side by side, which on a 2-core machine
+ * takes the time of the longer one instead of the sum (each is mostly one busy thread). (The vitest
+ * suites already keep both cores busy: the consumer check beside them made the whole run longer.) Each output
  * line is prefixed with its script's name; the exit code is 1 if any script failed, after all finish.
  *
  * Usage: node scripts/together.mjs <script> [<script> ...]
