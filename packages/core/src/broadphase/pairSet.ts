@@ -18,12 +18,11 @@
  * list: `NEW` pairs are the began events, `DEAD` pairs the ended events (and are deleted). So a pair
  * that toggles several times within one update yields at most one event, and a frame costs
  * O(changes), not O(pairs) — except for the sorted output, which is merged in O(pairs) only when
- * something changed.
+ * something changed. The lists are published through {@link PairLists}.
  */
 import { growArray } from '../growArray.js';
-import { SLOT_MASK } from './proxies.js';
+import { PairLists } from './pairLists.js';
 import { sortPairs } from './sortPairs.js';
-import type { PairBuffers } from './types.js';
 
 const STABLE = 0;
 const NEW = 1;
@@ -38,7 +37,7 @@ function hash(lo: number, hi: number): number {
 }
 
 /** Pair set keyed by slot pairs; reports pairs as handle pairs through a slot → handle table. */
-export class PairSet {
+export class PairSet extends PairLists {
   /** Dense entries: slot pair and state. */
   private lo = new Int32Array(64);
   private hi = new Int32Array(64);
@@ -52,33 +51,10 @@ export class PairSet {
   /** Slot pairs whose state changed during the current update. */
   private changes = new Int32Array(64);
   private changeCount = 0;
-  /** Sorted handle pairs after the last finalize, and the buffer the next merge writes into. */
-  private sorted = new Int32Array(64);
-  private sortedCount = 0;
-  private beganPairs = new Int32Array(64);
-  private beganTotal = 0;
-  private endedPairs = new Int32Array(64);
-  private endedTotal = 0;
-  private readonly buffersOut: PairBuffers = {
-    pairs: this.sorted,
-    began: this.beganPairs,
-    ended: this.endedPairs,
-  };
-  /** Tags of the pairs' handles, entry for entry (filled on demand; the ended ones at finalize). */
-  private pairTagBuffer: Int32Array = new Int32Array(64);
-  private beganTagBuffer: Int32Array = new Int32Array(64);
-  private endedTagBuffer: Int32Array = new Int32Array(64);
-  private tagsFilled = false;
-  /** Whether the last finalize kept the ended pairs' tags (else they were all 0). */
-  private endedTagsKept = false;
-  private readonly tagsOut: PairBuffers = {
-    pairs: this.pairTagBuffer,
-    began: this.beganTagBuffer,
-    ended: this.endedTagBuffer,
-  };
-  private sortedView: Int32Array = this.sorted.subarray(0, 0);
-  private beganView: Int32Array = this.beganPairs.subarray(0, 0);
-  private endedView: Int32Array = this.endedPairs.subarray(0, 0);
+
+  constructor() {
+    super(new Int32Array(64));
+  }
 
   /** Index of the entry for `(lo, hi)` (lo < hi), or -1. */
   private find(lo: number, hi: number): number {
@@ -224,76 +200,7 @@ export class PairSet {
     if (this.beganTotal > 1) sortPairs(this.beganPairs, this.beganTotal);
     if (this.endedTotal > 1) sortPairs(this.endedPairs, this.endedTotal);
     if (this.beganTotal > 0 || this.endedTotal > 0) this.mergeSorted();
-    this.tagsFilled = false;
-    this.endedTagsKept = tags !== undefined;
-    if (tags !== undefined && this.endedTotal > 0) {
-      this.endedTagBuffer = fillTags(this.endedTagBuffer, this.endedPairs, 2 * this.endedTotal, tags);
-    }
-  }
-
-  /**
-   * The tags of the handles in {@link PairSet.buffers}, entry for entry (`tags` per slot, as passed to
-   * finalize): the pairs' and began pairs' are filled at the first call after a finalize, the ended
-   * pairs' at the finalize itself.
-   */
-  tags(tags: Int32Array): PairBuffers {
-    if (!this.tagsFilled) {
-      this.pairTagBuffer = fillTags(this.pairTagBuffer, this.sorted, 2 * this.sortedCount, tags);
-      this.beganTagBuffer = fillTags(this.beganTagBuffer, this.beganPairs, 2 * this.beganTotal, tags);
-      if (!this.endedTagsKept) {
-        this.endedTagBuffer = growArray(this.endedTagBuffer, 2 * this.endedTotal);
-        this.endedTagBuffer.fill(0, 0, 2 * this.endedTotal);
-      }
-      this.tagsFilled = true;
-    }
-    this.tagsOut.pairs = this.pairTagBuffer;
-    this.tagsOut.began = this.beganTagBuffer;
-    this.tagsOut.ended = this.endedTagBuffer;
-    return this.tagsOut;
-  }
-
-  /** Every pair, sorted, as of the last finalize. */
-  pairs(): Int32Array {
-    this.sortedView = view(this.sortedView, this.sorted, this.sortedCount);
-    return this.sortedView;
-  }
-
-  /** The pairs that began at the last finalize, sorted. */
-  began(): Int32Array {
-    this.beganView = view(this.beganView, this.beganPairs, this.beganTotal);
-    return this.beganView;
-  }
-
-  /** The pairs that ended at the last finalize, sorted. */
-  ended(): Int32Array {
-    this.endedView = view(this.endedView, this.endedPairs, this.endedTotal);
-    return this.endedView;
-  }
-
-  /** Pairs in the sorted list. */
-  get count(): number {
-    return this.sortedCount;
-  }
-
-  /** Began pairs at the last finalize. */
-  get beganCount(): number {
-    return this.beganTotal;
-  }
-
-  /** Ended pairs at the last finalize. */
-  get endedCount(): number {
-    return this.endedTotal;
-  }
-
-  /**
-   * The buffers behind {@link pairs}, {@link began} and {@link ended}, for loops that must not create
-   * a view: the first `2 · count` entries are valid. A buffer is replaced only when it grows.
-   */
-  buffers(): PairBuffers {
-    this.buffersOut.pairs = this.sorted;
-    this.buffersOut.began = this.beganPairs;
-    this.buffersOut.ended = this.endedPairs;
-    return this.buffersOut;
+    this.published(tags);
   }
 
   /** Throws if the hash table and the dense entries disagree (part of the invariant checks behind the `validate` option). */
@@ -435,17 +342,4 @@ export class PairSet {
     }
     this.sortedCount = total;
   }
-}
-
-/** Writes the tag of each of the first `n` handles of `handles` into `out` (grown if needed). */
-export function fillTags(out: Int32Array, handles: Int32Array, n: number, tags: Int32Array): Int32Array {
-  const buffer = growArray(out, n);
-  for (let i = 0; i < n; i++) buffer[i] = tags[handles[i] & SLOT_MASK];
-  return buffer;
-}
-
-/** A view of the first `count` pairs of `buffer`, reusing `previous` when it already is that view. */
-export function view(previous: Int32Array, buffer: Int32Array, count: number): Int32Array {
-  if (previous.buffer === buffer.buffer && previous.length === 2 * count) return previous;
-  return buffer.subarray(0, 2 * count);
 }

@@ -174,7 +174,7 @@ export class Frames {
       regions: this.regions.buffer,
       outs: this.outs.map((o) => o.buffer),
       merged: this.merged[r].buffer,
-      pairs: this.lists.sorted.buffer,
+      pairs: this.lists.sortedBuffer.buffer,
       masks: this.masks.buffer,
       entering: this.entering.buffer,
       chunks: this.chunks.buffer,
@@ -371,7 +371,7 @@ export class Frames {
     const regions = this.options.regions;
     const at = splitsAt(regions);
     const n = this.lists.count;
-    const sorted = this.lists.sorted;
+    const sorted = this.lists.sortedBuffer;
     h[at] = 0;
     h[at + regions] = 0x7fffffff;
     for (let w = 1; w < regions; w++) {
