@@ -25,7 +25,7 @@
  */
 import { growArray } from '@sieve/core';
 import type { CanCollideFn, CollidesFn, MatterBodyLike, MatterCollisionFilterLike } from './matterTypes.js';
-import { collidePair, collideParts } from './parts.js';
+import { collidePair } from './parts.js';
 
 /** Stock's comparator (`Detector._compareBoundsX`), used when the insertion sort gives up. */
 const compareBoundsX = (a: MatterBodyLike, b: MatterBodyLike) => a.bounds.min.x - b.bounds.min.x;
@@ -156,28 +156,10 @@ export class StockSweep {
           filterA = bodyA.collisionFilter;
         }
         const bodyB = bodies[j];
-        const filterB = bodyB.collisionFilter;
-        const fa = filterA as MatterCollisionFilterLike;
-        if (inline) {
-          // Detector.canCollide, the same expression on the same objects.
-          if (fa.group === filterB.group && fa.group !== 0) {
-            if (!((fa.group as number) > 0)) continue;
-          } else if (
-            ((fa.mask as number) & (filterB.category as number)) === 0 ||
-            ((filterB.mask as number) & (fa.category as number)) === 0
-          ) {
-            continue;
-          }
-        } else if (!canCollide(fa, filterB)) {
+        if (!filtersMeet(filterA as MatterCollisionFilterLike, bodyB.collisionFilter, inline, canCollide))
           continue;
-        }
         tested++;
-        if (bodyA.parts.length === 1 && bodyB.parts.length === 1) {
-          const collision = collides(bodyA, bodyB, pairs);
-          if (collision) collisions[index++] = collision;
-          continue;
-        }
-        index = collideParts(bodyA, bodyB, collides, pairs, collisions, index);
+        index = collidePair(bodyA, bodyB, collides, pairs, collisions, index);
       }
       visited += j - i - 1;
     }
@@ -261,20 +243,7 @@ export class StockSweep {
     counts.candidates++;
     const bodyA = bodies[i];
     const bodyB = bodies[j];
-    const fa = bodyA.collisionFilter;
-    const fb = bodyB.collisionFilter;
-    if (inline) {
-      if (fa.group === fb.group && fa.group !== 0) {
-        if (!((fa.group as number) > 0)) return index;
-      } else if (
-        ((fa.mask as number) & (fb.category as number)) === 0 ||
-        ((fb.mask as number) & (fa.category as number)) === 0
-      ) {
-        return index;
-      }
-    } else if (!canCollide(fa, fb)) {
-      return index;
-    }
+    if (!filtersMeet(bodyA.collisionFilter, bodyB.collisionFilter, inline, canCollide)) return index;
     counts.tested++;
     return collidePair(bodyA, bodyB, collides, pairs, collisions, index);
   }
@@ -305,4 +274,22 @@ export class StockSweep {
       }
     }
   }
+}
+
+/**
+ * `Detector.canCollide(fa, fb)`: inline (the same expression on the same objects) while `inline` says
+ * the engine's own is matter-js's, else the engine's function.
+ */
+function filtersMeet(
+  fa: MatterCollisionFilterLike,
+  fb: MatterCollisionFilterLike,
+  inline: boolean,
+  canCollide: CanCollideFn,
+): boolean {
+  if (!inline) return canCollide(fa, fb);
+  if (fa.group === fb.group && fa.group !== 0) return (fa.group as number) > 0;
+  return (
+    ((fa.mask as number) & (fb.category as number)) !== 0 &&
+    ((fb.mask as number) & (fa.category as number)) !== 0
+  );
 }
