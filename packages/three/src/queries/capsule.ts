@@ -143,6 +143,26 @@ export function loadTriangle(bvh: MeshBVH, s: number): boolean {
 /** The world triangle loaded by {@link loadTriangle}. */
 export const TRIANGLE = TRI;
 
+/** Unit face normal written by {@link faceNormal}. */
+export const FACE_NORMAL = new Float64Array(3);
+
+/** The unit normal of the triangle in `TRI` by winding, `(b − a) × (c − a)` normalised, into `FACE_NORMAL`. */
+export function faceNormal(): void {
+  const ex = TRI[3] - TRI[0];
+  const ey = TRI[4] - TRI[1];
+  const ez = TRI[5] - TRI[2];
+  const fx = TRI[6] - TRI[0];
+  const fy = TRI[7] - TRI[1];
+  const fz = TRI[8] - TRI[2];
+  const nx = ey * fz - ez * fy;
+  const ny = ez * fx - ex * fz;
+  const nz = ex * fy - ey * fx;
+  const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  FACE_NORMAL[0] = nx / l;
+  FACE_NORMAL[1] = ny / l;
+  FACE_NORMAL[2] = nz / l;
+}
+
 /**
  * Tests the triangle in `TRI` against the capsule (`SEGMENT`, radius); on contact fills `CONTACT`
  * and returns true. Touching (distance = radius) counts, with depth 0.
@@ -171,19 +191,10 @@ export function capsuleTriangle(): boolean {
     nz = sz / d;
     depth = r - d;
   } else {
-    const ex = TRI[3] - TRI[0];
-    const ey = TRI[4] - TRI[1];
-    const ez = TRI[5] - TRI[2];
-    const fx = TRI[6] - TRI[0];
-    const fy = TRI[7] - TRI[1];
-    const fz = TRI[8] - TRI[2];
-    nx = ey * fz - ez * fy;
-    ny = ez * fx - ex * fz;
-    nz = ex * fy - ey * fx;
-    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    nx /= l;
-    ny /= l;
-    nz /= l;
+    faceNormal();
+    nx = FACE_NORMAL[0];
+    ny = FACE_NORMAL[1];
+    nz = FACE_NORMAL[2];
     // The face normal by winding (as the Octree and the mesh–sphere contacts); the depth clears the
     // plane: the radius plus how far the deeper end point lies behind it.
     const s0 = nx * (SEGMENT[0] - TRI[0]) + ny * (SEGMENT[1] - TRI[1]) + nz * (SEGMENT[2] - TRI[2]);
@@ -296,19 +307,10 @@ export const PUSH = new Float64Array(3);
  * contacts keep their direction.
  */
 function oneSided(): boolean {
-  const ex = TRI[3] - TRI[0];
-  const ey = TRI[4] - TRI[1];
-  const ez = TRI[5] - TRI[2];
-  const fx = TRI[6] - TRI[0];
-  const fy = TRI[7] - TRI[1];
-  const fz = TRI[8] - TRI[2];
-  let nx = ey * fz - ez * fy;
-  let ny = ez * fx - ex * fz;
-  let nz = ex * fy - ey * fx;
-  const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  nx /= l;
-  ny /= l;
-  nz /= l;
+  faceNormal();
+  const nx = FACE_NORMAL[0];
+  const ny = FACE_NORMAL[1];
+  const nz = FACE_NORMAL[2];
   const h0 = nx * (SEGMENT[0] - TRI[0]) + ny * (SEGMENT[1] - TRI[1]) + nz * (SEGMENT[2] - TRI[2]);
   const h1 = nx * (SEGMENT[3] - TRI[0]) + ny * (SEGMENT[4] - TRI[1]) + nz * (SEGMENT[5] - TRI[2]);
   if (h0 < 0 && h1 < 0) return false;

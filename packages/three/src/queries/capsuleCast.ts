@@ -19,6 +19,8 @@
 import { type BvhCast, type MeshBVH, shapecast } from '@sieve/core';
 import {
   type CapsuleLike,
+  FACE_NORMAL,
+  faceNormal,
   loadTriangle,
   nodeOverlaps,
   type PointLike,
@@ -65,20 +67,10 @@ function direction(): void {
     N[2] = sz / d;
     return;
   }
-  const T = TRIANGLE;
-  const ex = T[3] - T[0];
-  const ey = T[4] - T[1];
-  const ez = T[5] - T[2];
-  const fx = T[6] - T[0];
-  const fy = T[7] - T[1];
-  const fz = T[8] - T[2];
-  let nx = ey * fz - ez * fy;
-  let ny = ez * fx - ex * fz;
-  let nz = ex * fy - ey * fx;
-  const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  nx /= l;
-  ny /= l;
-  nz /= l;
+  faceNormal();
+  const nx = FACE_NORMAL[0];
+  const ny = FACE_NORMAL[1];
+  const nz = FACE_NORMAL[2];
   const s = nx * W[0] + ny * W[1] + nz * W[2] > 0 ? -1 : 1;
   N[0] = s * nx;
   N[1] = s * ny;
