@@ -16,31 +16,19 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OverlayExport } from '@sieve/overlay';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeServer, executablePath, launchChromium, serveDir } from '../../../test/support/browser.js';
 import type { ArcadeHook } from '../src/main.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshot = join(root, 'test-results', 'arcade.png');
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.wasm': 'application/wasm',
-};
 
 /**
  * The headers the built site's `_headers` file (Netlify / Cloudflare Pages format) gives every path:
@@ -58,34 +46,6 @@ function siteHeaders(dir: string): Record<string, string> {
     }
   }
   return headers;
-}
-
-/**
- * Serves `dir` on 127.0.0.1 at a free port, with the headers of its `_headers` file (or, with
- * `isolated` false, without them: a host that ignores the file).
- */
-function serve(dir: string, isolated = true): Promise<{ server: Server; url: string }> {
-  const headers = isolated ? siteHeaders(dir) : {};
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = normalize(join(dir, path));
-    if (!file.startsWith(dir + sep) && file !== dir) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', ...headers });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    ),
-  );
 }
 
 /** Reads the game's test hook (plain values only). */
@@ -227,30 +187,19 @@ describe('arcade game in headless Chromium', () => {
       'cross-origin-opener-policy': 'same-origin',
       'cross-origin-embedder-policy': 'require-corp',
     });
-    ({ server, url } = await serve(dist));
+    ({ server, url } = await serveDir(dist, { headers: siteHeaders(dist) }));
     userDataDir = mkdtempSync(join(tmpdir(), 'arcade-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless: true,
+    context = await launchChromium(userDataDir, {
       viewport: { width: 1024, height: 576 },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        // WebGL on the CPU (SwiftShader): headless Chromium refuses the software fallback without it.
-        '--enable-unsafe-swiftshader',
-      ],
+      // WebGL on the CPU (SwiftShader): headless Chromium refuses the software fallback without it.
+      extraArgs: ['--enable-unsafe-swiftshader'],
     });
   }, 120_000);
 
   afterAll(async () => {
     await context?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await new Promise<void>((resolve) => (plainServer ? plainServer.close(() => resolve()) : resolve()));
+    await closeServer(server);
+    await closeServer(plainServer);
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
@@ -553,7 +502,8 @@ describe('arcade game in headless Chromium', () => {
 
   it('parallel mode without cross-origin isolation says it fell back to in-thread, and still plays', async () => {
     let plainUrl = '';
-    ({ server: plainServer, url: plainUrl } = await serve(dist, false));
+    // Without the `_headers` file's headers: a host that ignores the file.
+    ({ server: plainServer, url: plainUrl } = await serveDir(dist));
     const page = await context!.newPage();
     const pageErrors = watch(page);
     await page.goto(`${plainUrl}/?seed=1&test=1&workers=2&flood=300`);

@@ -6,40 +6,16 @@
  * page must say so and stay on the CPU (the test then checks that instead).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumOptions, closeServer, executablePath, serveDir } from '../../../test/support/browser.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    let file = normalize(join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-    if (!file.startsWith(dir + sep) && file !== dir) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    ),
-  );
-}
 
 describe('cannon-trimesh page: trimesh pairs on the GPU pass', () => {
   let browser: Browser | undefined;
@@ -63,29 +39,20 @@ describe('cannon-trimesh page: trimesh pairs on the GPU pass', () => {
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    ({ server, url } = await serve(dir));
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: [
+    ({ server, url } = await serveDir(dir));
+    browser = await chromium.launch(
+      chromiumOptions([
         '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
         '--enable-unsafe-webgpu',
         '--use-webgpu-adapter=swiftshader',
         '--enable-unsafe-swiftshader',
-      ],
-    });
+      ]),
+    );
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await closeServer(server);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

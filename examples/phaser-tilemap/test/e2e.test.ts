@@ -9,19 +9,18 @@
  * any console or page error. Chromium: `CHROMIUM_PATH`, else `/usr/bin/chromium`.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeServer, executablePath, launchChromium, serveDir } from '../../../test/support/browser.js';
 import type { TilemapHook } from '../src/main.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const STEPS = 200;
 /**
  * The window of the deterministic runs. The game's canvas fills the window, and drawing 10 000 tiles
@@ -31,36 +30,6 @@ const STEPS = 200;
  */
 const RUN_VIEWPORT = { width: 240, height: 135 };
 const PLAY_VIEWPORT = { width: 960, height: 540 };
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-};
-
-/** Serves `dir` on 127.0.0.1 at a free port. */
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = normalize(join(dir, path));
-    if (!file.startsWith(dir + sep) && file !== dir) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    ),
-  );
-}
 
 /** Builds the game with this package's Vite (`PHASER=4` for Phaser 4). */
 function build(phaser: 3 | 4): void {
@@ -109,23 +78,12 @@ describe('Phaser tilemap platformer in headless Chromium', () => {
     build(4);
     expect(existsSync(join(dist, 'index.html'))).toBe(true);
     expect(existsSync(join(dist, 'phaser4', 'index.html'))).toBe(true);
-    ({ server, url } = await serve(dist));
+    ({ server, url } = await serveDir(dist));
     userDataDir = mkdtempSync(join(tmpdir(), 'phaser-tilemap-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless: true,
+    context = await launchChromium(userDataDir, {
       viewport: PLAY_VIEWPORT,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        // WebGL on the CPU (SwiftShader): headless Chromium refuses the software fallback without it.
-        '--enable-unsafe-swiftshader',
-      ],
+      // WebGL on the CPU (SwiftShader): headless Chromium refuses the software fallback without it.
+      extraArgs: ['--enable-unsafe-swiftshader'],
     });
     const page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (m) => {
@@ -136,7 +94,7 @@ describe('Phaser tilemap platformer in headless Chromium', () => {
 
   afterAll(async () => {
     await context?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await closeServer(server);
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 

@@ -2,22 +2,14 @@
  * The mesh queries allocate nothing per call once warm (a frame of ten calls, in a child process so the
  * test runner's own traffic does not share the heap), and a raycast that misses allocates nothing.
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from './support/runProbe.js';
 
 describe('no allocation per call once warm', () => {
   it('heap stays (nearly) flat over 4000 frames of capsule, sphere, box, closest-point, mesh–mesh and ray queries', () => {
     const probe = fileURLToPath(new URL('./support/heapProbe.ts', import.meta.url));
-    const tsconfig = fileURLToPath(new URL('./support/tsconfig.json', import.meta.url));
-    const run = (...extra: string[]) =>
-      JSON.parse(
-        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...extra], {
-          encoding: 'utf8',
-          // @sieve/core from its sources, as in the test runner (a fresh clone has no dist/).
-          env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
-        }),
-      ) as { growth: number[]; checksum: number };
+    const run = (...extra: string[]) => runProbe(probe, ...extra);
     // Runtime noise (JIT, loader) lands in some windows, never in all: the quietest window is the measure.
     // Measured: ~32 bytes a frame of ten calls (a radius handed to @sieve/core's sphere query is boxed);
     // the first version (doubles through call boundaries in the sweep) grew ~1 KB a frame.

@@ -5,22 +5,14 @@
  * does not share the heap). The quietest window of 500 frames is the measure; a control that allocates a
  * Float64Array(64) a frame must be seen in every window.
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from './support/runProbe.js';
 
 describe('CharacterController.move: no allocation once warm', () => {
   it('heap stays flat over 6000 frames of moves', () => {
     const probe = fileURLToPath(new URL('./support/characterHeapProbe.ts', import.meta.url));
-    const tsconfig = fileURLToPath(new URL('./support/tsconfig.json', import.meta.url));
-    const run = (...extra: string[]) =>
-      JSON.parse(
-        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...extra], {
-          encoding: 'utf8',
-          // @sieve/core from its sources, as in the test runner (a fresh clone has no dist/).
-          env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
-        }),
-      ) as { growth: number[]; checksum: number };
+    const run = (...extra: string[]) => runProbe(probe, ...extra);
     // Runtime noise (JIT tiering, the loader) lands in some windows, never in all. Measured quietest
     // windows: 0.3–4 KB per 500 frames (under 8 bytes a move; a boxed double is 12–16 bytes).
     const quiet = run();
