@@ -164,6 +164,38 @@ function pushHit(s: number, group: number, key: number): void {
   HITS.count = k + 1;
 }
 
+/** Tests the triangles of slots `[s0, s1)` under `FILTER`, pushing every hit. */
+function leafAll(bvh: MeshBVH, s0: number, s1: number): void {
+  const v = bvh.triVerts;
+  const ids = bvh.triIds;
+  const mode = FILTER.mode;
+  if (mode === FILTER_NONE) {
+    const side = FILTER.side;
+    for (let s = nextCandidate(v, s0, s1, side); s >= 0; s = nextCandidate(v, s + 1, s1, side)) {
+      if (hitTriangle(v, s, side)) pushHit(s, -1, ids[s]);
+    }
+  } else if (mode === FILTER_RANGE) {
+    const side = FILTER.side;
+    const lo = FILTER.lo;
+    const hi = FILTER.hi;
+    for (let s = s0; s < s1; s++) {
+      const k = ids[s];
+      if (k >= lo && k < hi && hitTriangle(v, s, side)) pushHit(s, -1, k);
+    }
+  } else if (mode === FILTER_GROUPS) {
+    const start = FILTER.start;
+    const list = FILTER.list;
+    const n = bvh.triangleCount;
+    for (let s = s0; s < s1; s++) {
+      const k = ids[s];
+      for (let m = start[k], end = start[k + 1]; m < end; m++) {
+        const g = list[m];
+        if (hitTriangle(v, s, FILTER.sides[g])) pushHit(s, g, g * n + k);
+      }
+    }
+  }
+}
+
 /** Whether the hit in `WORLD_HIT` with loop key `key` comes before the best so far. */
 function better(key: number): boolean {
   if (BEST.slot < 0) return true;
@@ -179,27 +211,15 @@ function keepBest(s: number, group: number, key: number): void {
   for (let i = 0; i < 7; i++) BEST.data[i] = WORLD_HIT[i];
 }
 
-/**
- * Records the hit in `WORLD_HIT`: pushed onto `HITS`, or (`first`) kept in `BEST` if it comes before
- * the best so far in three.js's order.
- */
-function record(s: number, group: number, key: number, first: boolean): void {
-  if (!first) pushHit(s, group, key);
-  else if (better(key)) keepBest(s, group, key);
-}
-
-/**
- * Tests the triangles of slots `[s0, s1)` under `FILTER`, recording every hit, or (`first`) keeping the
- * first in three.js's order.
- */
-function leaf(bvh: MeshBVH, s0: number, s1: number, first: boolean): void {
+/** Tests the triangles of slots `[s0, s1)` under `FILTER`, keeping the first hit in three.js's order. */
+function leafFirst(bvh: MeshBVH, s0: number, s1: number): void {
   const v = bvh.triVerts;
   const ids = bvh.triIds;
   const mode = FILTER.mode;
   if (mode === FILTER_NONE) {
     const side = FILTER.side;
     for (let s = nextCandidate(v, s0, s1, side); s >= 0; s = nextCandidate(v, s + 1, s1, side)) {
-      if (hitTriangle(v, s, side)) record(s, -1, ids[s], first);
+      if (hitTriangle(v, s, side) && better(ids[s])) keepBest(s, -1, ids[s]);
     }
   } else if (mode === FILTER_RANGE) {
     const side = FILTER.side;
@@ -207,7 +227,7 @@ function leaf(bvh: MeshBVH, s0: number, s1: number, first: boolean): void {
     const hi = FILTER.hi;
     for (let s = s0; s < s1; s++) {
       const k = ids[s];
-      if (k >= lo && k < hi && hitTriangle(v, s, side)) record(s, -1, k, first);
+      if (k >= lo && k < hi && hitTriangle(v, s, side) && better(k)) keepBest(s, -1, k);
     }
   } else if (mode === FILTER_GROUPS) {
     const start = FILTER.start;
@@ -217,7 +237,7 @@ function leaf(bvh: MeshBVH, s0: number, s1: number, first: boolean): void {
       const k = ids[s];
       for (let m = start[k], end = start[k + 1]; m < end; m++) {
         const g = list[m];
-        if (hitTriangle(v, s, FILTER.sides[g])) record(s, g, g * n + k, first);
+        if (hitTriangle(v, s, FILTER.sides[g]) && better(g * n + k)) keepBest(s, g, g * n + k);
       }
     }
   }
@@ -256,60 +276,10 @@ function kernelCandidates(w: WasmRayTree, first: boolean): number {
   return first ? w.kernel.exports.walkFirst() : w.kernel.exports.walkAll();
 }
 
-/**
- * The part of a walk that needs no tree walk in TypeScript: an empty tree, a ray missing the root box,
- * a tree that is one leaf, or the WebAssembly kernel's candidates (every hit, or with `first` the
- * first, which only the kernel's cut of the range at its candidates allows and only with no draw
- * range). Returns whether the cast is done; otherwise the caller walks the tree.
- */
-function walkedWithoutTree(bvh: MeshBVH, rt: RayTree, first: boolean): boolean {
-  if (bvh.triangleCount === 0) return true;
-  const lo = CAST[C_T_LO];
-  const hi = CAST[C_T_HI];
-  T_LIMIT[0] = hi;
-  const nx = NEAR_PLANE[0];
-  const ny = NEAR_PLANE[1];
-  const nz = NEAR_PLANE[2];
-  const r = bvh.nodeF32;
-  const t0 = Math.max(
-    lo,
-    (r[nx] - CAST[C_ENTRY]) * INV[0],
-    (r[ny] - CAST[C_ENTRY + 1]) * INV[1],
-    (r[nz] - CAST[C_ENTRY + 2]) * INV[2],
-  );
-  const t1 = Math.min(
-    hi,
-    (r[3 - nx] - CAST[C_EXIT]) * INV[0],
-    (r[5 - ny] - CAST[C_EXIT + 1]) * INV[1],
-    (r[7 - nz] - CAST[C_EXIT + 2]) * INV[2],
-  );
-  if (!(t0 <= t1)) return true;
-  if (rt.recordCount === 0) {
-    leaf(bvh, 0, bvh.triangleCount, first);
-    return true;
-  }
-  const mode = FILTER.mode;
-  if (rt.wasm === null || (first ? mode !== FILTER_NONE : mode === FILTER_GROUPS)) return false;
-  const n = kernelCandidates(rt.wasm, first);
-  if (n < 0) return false;
-  const v = bvh.triVerts;
-  const ids = bvh.triIds;
-  const out = rt.wasm.i32;
-  const side = FILTER.side;
-  const range = mode === FILTER_RANGE;
-  for (let i = 0, o = rt.wasm.out; i < n; i++) {
-    const s = out[o + i];
-    const k = ids[s];
-    if (range && !(k >= FILTER.lo && k < FILTER.hi)) continue;
-    if (hitTriangle(v, s, side)) record(s, -1, k, first);
-  }
-  return true;
-}
-
 /** Every hit into `HITS` (walk order). The ray and range must be set up ({@link setupWalk}). */
 export function walkAll(bvh: MeshBVH, rt: RayTree): void {
   HITS.count = 0;
-  if (walkedWithoutTree(bvh, rt, false)) return;
+  if (bvh.triangleCount === 0) return;
   const nx = NEAR_PLANE[0];
   const ny = NEAR_PLANE[1];
   const nz = NEAR_PLANE[2];
@@ -327,6 +297,31 @@ export function walkAll(bvh: MeshBVH, rt: RayTree): void {
   const iz = INV[2];
   const lo = CAST[C_T_LO];
   const hi = CAST[C_T_HI];
+  T_LIMIT[0] = hi;
+  const root = bvh.nodeF32;
+  const t0 = Math.max(lo, (root[nx] - oxn) * ix, (root[ny] - oyn) * iy, (root[nz] - ozn) * iz);
+  if (!(t0 <= Math.min(hi, (root[fx] - oxf) * ix, (root[fy] - oyf) * iy, (root[fz] - ozf) * iz))) return;
+  if (rt.recordCount === 0) {
+    leafAll(bvh, 0, bvh.triangleCount);
+    return;
+  }
+  if (rt.wasm !== null && FILTER.mode !== FILTER_GROUPS) {
+    const n = kernelCandidates(rt.wasm, false);
+    if (n >= 0) {
+      const v = bvh.triVerts;
+      const ids = bvh.triIds;
+      const out = rt.wasm.i32;
+      const side = FILTER.side;
+      const range = FILTER.mode === FILTER_RANGE;
+      for (let i = 0, o = rt.wasm.out; i < n; i++) {
+        const s = out[o + i];
+        const k = ids[s];
+        if (range && !(k >= FILTER.lo && k < FILTER.hi)) continue;
+        if (hitTriangle(v, s, side)) pushHit(s, -1, k);
+      }
+      return;
+    }
+  }
   const f = rt.f32;
   const n = rt.i32;
   let ns = nodeStack;
@@ -364,7 +359,7 @@ export function walkAll(bvh: MeshBVH, rt: RayTree): void {
         node = ref;
         break;
       }
-      leaf(bvh, ref, ref + c, false);
+      leafAll(bvh, ref, ref + c);
     }
   }
 }
@@ -376,7 +371,7 @@ export function walkAll(bvh: MeshBVH, rt: RayTree): void {
  */
 export function walkFirst(bvh: MeshBVH, rt: RayTree): void {
   BEST.slot = -1;
-  if (walkedWithoutTree(bvh, rt, true)) return;
+  if (bvh.triangleCount === 0) return;
   const nx = NEAR_PLANE[0];
   const ny = NEAR_PLANE[1];
   const nz = NEAR_PLANE[2];
@@ -396,6 +391,30 @@ export function walkFirst(bvh: MeshBVH, rt: RayTree): void {
   const scale = CAST[C_SCALE];
   const pad = CAST[C_PAD];
   let hi = CAST[C_T_HI];
+  T_LIMIT[0] = hi;
+  const root = bvh.nodeF32;
+  const t0 = Math.max(lo, (root[nx] - oxn) * ix, (root[ny] - oyn) * iy, (root[nz] - ozn) * iz);
+  if (!(t0 <= Math.min(hi, (root[fx] - oxf) * ix, (root[fy] - oyf) * iy, (root[fz] - ozf) * iz))) return;
+  if (rt.recordCount === 0) {
+    leafFirst(bvh, 0, bvh.triangleCount);
+    return;
+  }
+  // The kernel cuts the range at its candidates: only when every triangle counts (no draw range).
+  if (rt.wasm !== null && FILTER.mode === FILTER_NONE) {
+    const n = kernelCandidates(rt.wasm, true);
+    if (n >= 0) {
+      const v = bvh.triVerts;
+      const ids = bvh.triIds;
+      const out = rt.wasm.i32;
+      const side = FILTER.side;
+      for (let i = 0, o = rt.wasm.out; i < n; i++) {
+        const s = out[o + i];
+        const k = ids[s];
+        if (hitTriangle(v, s, side) && better(k)) keepBest(s, -1, k);
+      }
+      return;
+    }
+  }
   const f = rt.f32;
   const n = rt.i32;
   let ns = nodeStack;
@@ -455,7 +474,7 @@ export function walkFirst(bvh: MeshBVH, rt: RayTree): void {
         node = ref;
         break;
       }
-      leaf(bvh, ref, ref + c, true);
+      leafFirst(bvh, ref, ref + c);
       if (BEST.slot >= 0) {
         const cut = (BEST.data[0] / scale) * (1 + 1e-6) + pad;
         if (cut < hi) {
