@@ -113,6 +113,22 @@ export interface SieveOptions {
    * timing off (the `...Ms` stats are then NaN). Anything else throws a `TypeError`.
    */
   clock?: (() => number) | false;
+  /**
+   * Whether static bodies are visited only after Matter's functions change them. Default `true`:
+   * matter-js's `Engine.update` loops over every body several times a step, and its detector reads
+   * every body's bounds, though a static body holds the same values step after step; with this on,
+   * `Body.setPosition`, `setStatic`, `translate`, `rotate`, `scale`, `setVertices`, `setVelocity`,
+   * `applyForce`, ..., and `Sleeping.set` mark the body they change, and each step visits the moving
+   * bodies and the static ones marked in the last two steps (stock's own loop functions, on that
+   * list). The results are stock's as long as static bodies are changed through Matter's functions
+   * (as Matter's documentation asks, and as Phaser does); `false` visits every body every step, as
+   * stock does, for code that writes a static body's fields directly (`body.position.x = ...`,
+   * `body.isStatic = false`). It takes effect only with the whole Matter module (`matter-js`, or
+   * `Phaser.Physics.Matter.Matter` — not the scene's plugin), whose `Body`, `Sleeping`, `Engine`,
+   * `Constraint` and `Resolver` functions are wrapped while an engine uses it. `true` or `false`,
+   * else a `TypeError`.
+   */
+  trackStatic?: boolean;
 }
 
 /**
@@ -128,6 +144,7 @@ export const SIEVE_OPTION_KEYS = optionKeys<SieveOptions>({
   sweepBelow: true,
   matter: true,
   clock: true,
+  trackStatic: true,
 });
 
 /**
@@ -186,6 +203,8 @@ export interface CheckedOptions {
   sweepBelow: number;
   /** {@link SieveOptions.mode}. */
   mode: DetectorMode;
+  /** {@link SieveOptions.trackStatic}. */
+  trackStatic: boolean;
 }
 
 /** Throws a `RangeError` naming `where` unless `value` is a number ≥ 0 (`Infinity` included). */
@@ -217,7 +236,14 @@ export function checkOptions(options: SieveOptions): CheckedOptions {
   checkSweepBelow(sweepBelow, 'installSieve: options.sweepBelow');
   const mode = options.mode ?? 'sieve';
   checkMode(mode, 'installSieve: options.mode');
+  const trackStatic = options.trackStatic ?? true;
+  if (typeof trackStatic !== 'boolean') {
+    throw new TypeError(
+      `installSieve: options.trackStatic must be true or false, got ${String(trackStatic)}`,
+    );
+  }
   return {
+    trackStatic,
     clock: timed,
     sweepClock: options.clock === undefined ? null : timed,
     sweepBelow,

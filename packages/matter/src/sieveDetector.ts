@@ -49,7 +49,9 @@ import {
 } from './options.js';
 import { COUNT_VISITS_EVERY, upkeep, VisitCounter } from './pathChoice.js';
 import { callerBroadphases, uninstallSieve } from './registry.js';
+import { StaticTracker } from './staticTracker.js';
 import { StockSweep } from './sweep.js';
+import { addTracker, canTrack, removeTracker } from './trackerPatches.js';
 import { XOrder } from './xOrder.js';
 
 /** Steps a path must be preferred in a row before the detector switches to it. */
@@ -107,6 +109,8 @@ export class SieveDetector {
   /** Steps in a row that preferred the other path. */
   private contrary = 0;
   private readonly sweep = new StockSweep();
+  /** The static-body tracker ({@link SieveOptions.trackStatic}), or null. */
+  private readonly tracker: StaticTracker | null;
 
   /**
    * Records (one per body; core's engine seam): the body, its proxy and the bounds the proxy holds
@@ -180,6 +184,15 @@ export class SieveDetector {
     };
     this.table = new BodyTable<MatterBodyLike>(this.broadphase, hooks);
     if (!this.ownsBroadphase) callerBroadphases.add(this.broadphase);
+    const world = (engine as { world?: unknown }).world;
+    this.tracker =
+      checked.trackStatic && canTrack(matter) && world != null && typeof world === 'object'
+        ? new StaticTracker(engine as never)
+        : null;
+    if (this.tracker !== null) {
+      this.tracker.enabled = checked.mode === 'sieve';
+      addTracker(matter, this.tracker);
+    }
   }
 
   /** `'sieve'` or `'stock'`. Setting it switches on a live engine, effective from the next step. */
@@ -197,6 +210,7 @@ export class SieveDetector {
     // Back to Sieve: bounds (and maybe the body set) changed while stock answered.
     else this.needResync = true;
     this.currentMode = mode;
+    if (this.tracker !== null) this.tracker.enabled = mode === 'sieve';
   }
 
   /**
@@ -229,6 +243,7 @@ export class SieveDetector {
   detach(): void {
     if (this.currentMode === 'sieve' && !this.sweeping) this.handBackOrder();
     this.installed = false;
+    if (this.tracker !== null) removeTracker(this.matter, this.tracker);
     if (this.ownsBroadphase) {
       releaseOwnBroadphase(this.broadphase);
       return;
@@ -399,6 +414,7 @@ export class SieveDetector {
       canCollide,
       (canCollide as unknown) === this.stockCanCollide,
       this.matter.Collision.collides as unknown as CollidesFn,
+      this.tracker,
     );
     let out = detector.collisions;
     if (n < 0) out = this.stockCollisions(detector);

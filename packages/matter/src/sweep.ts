@@ -23,9 +23,9 @@
  * A `min.x` that is not finite (a broken simulation) makes stock's comparator return NaN, for which no
  * order is defined: {@link StockSweep.collisions} then declines and the caller runs stock itself.
  */
-import { growArray } from '@sieve/core';
 import type { CanCollideFn, CollidesFn, MatterBodyLike, MatterCollisionFilterLike } from './matterTypes.js';
 import { collidePair } from './parts.js';
+import type { StaticTracker, TrackedBody } from './staticTracker.js';
 
 /** Stock's comparator (`Detector._compareBoundsX`), used when the insertion sort gives up. */
 const compareBoundsX = (a: MatterBodyLike, b: MatterBodyLike) => a.bounds.min.x - b.bounds.min.x;
@@ -55,10 +55,24 @@ export class StockSweep {
   readonly counts: SweepCounts = { candidates: 0, tested: 0, awake: 0, visited: 0 };
 
   /**
+   * Per position: the index of the body in the tracker's list, and its inverse; valid while
+   * {@link StockSweep.cachedBodies} is the detector's array (see {@link StockSweep.readTracked}).
+   */
+  private rec = new Int32Array(64);
+  private posOf = new Int32Array(64);
+  /** The array, tracker generation and tracker step the per-position bounds were last read for. */
+  private cachedBodies: MatterBodyLike[] | null = null;
+  private cachedGeneration = -1;
+  private cachedStep = -1;
+
+  /**
    * Sorts `bodies` in place as stock does and fills `collisions` with stock's collisions in stock's
    * order; returns how many, or -1 (nothing changed) when a `min.x` is not finite.
    *
    * @param canCollide - `Detector.canCollide` as it is now; `inline` says it is still matter-js's own.
+   * @param tracker - The engine's static-body tracker, or null: while it is live and this sweep ran in
+   *   the step before on the same array, only the bodies it visits are read again (the others hold
+   *   the bounds and flags read then).
    */
   collisions(
     bodies: MatterBodyLike[],
@@ -67,43 +81,50 @@ export class StockSweep {
     canCollide: CanCollideFn,
     inline: boolean,
     collides: CollidesFn,
+    tracker: StaticTracker | null = null,
   ): number {
     const n = bodies.length;
     if (this.minX.length < n) {
-      this.minX = growArray(this.minX, n);
-      this.maxX = growArray(this.maxX, n);
-      this.minY = growArray(this.minY, n);
-      this.maxY = growArray(this.maxY, n);
-      this.resting = growArray(this.resting, n);
-      this.awakeAt = growArray(this.awakeAt, n);
+      const c = Math.max(n, 2 * this.minX.length);
+      this.minX = new Float64Array(c);
+      this.maxX = new Float64Array(c);
+      this.minY = new Float64Array(c);
+      this.maxY = new Float64Array(c);
+      this.resting = new Uint8Array(c);
+      this.awakeAt = new Int32Array(c);
+      this.rec = new Int32Array(c);
+      this.cachedBodies = null;
     }
-    const minX = this.minX;
-    for (let i = 0; i < n; i++) {
-      const x = bodies[i].bounds.min.x;
-      // x - x is NaN for NaN and ±Infinity alike.
-      if (x - x !== 0) return -1;
-      minX[i] = x;
+    const tracked = tracker?.tracking === true;
+    let incremental =
+      tracked &&
+      tracker.live &&
+      this.cachedBodies === bodies &&
+      this.cachedGeneration === tracker.generation &&
+      this.cachedStep === tracker.steps - 1 &&
+      tracker.bodies?.length === n;
+    this.cachedBodies = null;
+    if (incremental) {
+      const read = this.readTracked(bodies, tracker as StaticTracker);
+      if (read === 0) return -1;
+      // A body not where the cache says (the array was changed behind matter-js's back): read all.
+      if (read < 0) incremental = false;
     }
-    this.sort(bodies, n);
-    const maxX = this.maxX;
-    const minY = this.minY;
-    const maxY = this.maxY;
+    if (!incremental && !this.readAll(bodies, n)) return -1;
+    let cached = incremental;
+    if (this.sort(bodies, n, incremental)) {
+      // Far from sorted: stock's own stable sort finished from the partial order; read again.
+      if (!this.readAll(bodies, n)) return -1;
+      cached = false;
+    }
+    if (cached) {
+      this.cachedBodies = bodies;
+      this.cachedStep = (tracker as StaticTracker).steps;
+    } else if (tracked) this.cacheFor(bodies, n, tracker as StaticTracker);
     const resting = this.resting;
     const awakeAt = this.awakeAt;
     let awake = 0;
-    for (let i = 0; i < n; i++) {
-      const body = bodies[i];
-      const bounds = body.bounds;
-      maxX[i] = bounds.max.x;
-      minY[i] = bounds.min.y;
-      maxY[i] = bounds.max.y;
-      if (body.isStatic || body.isSleeping) {
-        resting[i] = 1;
-      } else {
-        resting[i] = 0;
-        awakeAt[awake++] = i;
-      }
-    }
+    for (let i = 0; i < n; i++) if (resting[i] === 0) awakeAt[awake++] = i;
     this.counts.awake = awake;
     this.counts.candidates = 0;
     this.counts.tested = 0;
@@ -114,6 +135,63 @@ export class StockSweep {
         : this.sweepAwake(bodies, n, awake, collisions, pairs, canCollide, inline, collides);
     if (collisions.length !== index) collisions.length = index;
     return index;
+  }
+
+  /** Reads every body's bounds and flags into the per-position arrays; false when a `min.x` is not finite. */
+  private readAll(bodies: MatterBodyLike[], n: number): boolean {
+    for (let i = 0; i < n; i++) if (!this.read(bodies[i], i)) return false;
+    return true;
+  }
+
+  /** Reads one body into position i; false when its `min.x` is not finite. */
+  private read(body: MatterBodyLike, i: number): boolean {
+    const bounds = body.bounds;
+    const x = bounds.min.x;
+    // x - x is NaN for NaN and ±Infinity alike.
+    if (x - x !== 0) return false;
+    this.minX[i] = x;
+    this.maxX[i] = bounds.max.x;
+    this.minY[i] = bounds.min.y;
+    this.maxY[i] = bounds.max.y;
+    this.resting[i] = body.isStatic || body.isSleeping ? 1 : 0;
+    return true;
+  }
+
+  /**
+   * Reads again only the bodies the tracker visits this step: 1, or 0 when a `min.x` is not finite,
+   * -1 when the array no longer holds a body where the cache says.
+   */
+  private readTracked(bodies: MatterBodyLike[], tracker: StaticTracker): number {
+    const list = tracker.bodies as readonly MatterBodyLike[];
+    const count = tracker.visitedCount();
+    const at = tracker.visitedAt;
+    const posOf = this.posOf;
+    for (let k = 0; k < count; k++) {
+      const p = posOf[at[k]];
+      const body = bodies[p];
+      if (body !== list[at[k]]) return -1;
+      if (!this.read(body, p)) return 0;
+    }
+    return 1;
+  }
+
+  /** Maps positions to the tracker's list and back; leaves the cache off when a body is missing or listed twice. */
+  private cacheFor(bodies: MatterBodyLike[], n: number, tracker: StaticTracker): void {
+    const list = tracker.bodies;
+    if (list === null || list.length !== n) return;
+    if (this.posOf.length < n) this.posOf = new Int32Array(this.minX.length);
+    const posOf = this.posOf;
+    posOf.fill(-1, 0, n);
+    const rec = this.rec;
+    for (let p = 0; p < n; p++) {
+      const t = tracker.positionOf(bodies[p] as TrackedBody);
+      if (t < 0 || posOf[t] >= 0) return;
+      rec[p] = t;
+      posOf[t] = p;
+    }
+    this.cachedBodies = bodies;
+    this.cachedGeneration = tracker.generation;
+    this.cachedStep = tracker.steps;
   }
 
   /**
@@ -248,31 +326,62 @@ export class StockSweep {
     return collidePair(bodyA, bodyB, collides, pairs, collisions, index);
   }
 
-  /** Stock's stable sort of `bodies[0..n)` by `minX`, in place (keys moved along). */
-  private sort(bodies: MatterBodyLike[], n: number): void {
+  /**
+   * Stock's stable sort of `bodies[0..n)` by `minX`, in place, the per-position arrays moved along
+   * (and the tracker map when `tracked`). Returns true when it gave up and `Array.prototype.sort` with
+   * stock's comparator finished (the per-position arrays are then to be read again).
+   */
+  private sort(bodies: MatterBodyLike[], n: number, tracked: boolean): boolean {
     const minX = this.minX;
+    const maxX = this.maxX;
+    const minY = this.minY;
+    const maxY = this.maxY;
+    const resting = this.resting;
+    const rec = this.rec;
+    const posOf = this.posOf;
     const budget = 4 * n + 32;
     let shifts = 0;
     for (let i = 1; i < n; i++) {
       const k = minX[i];
       if (!(minX[i - 1] > k)) continue;
       const body = bodies[i];
+      const x1 = maxX[i];
+      const y0 = minY[i];
+      const y1 = maxY[i];
+      const r = resting[i];
+      const t = rec[i];
       let j = i - 1;
       do {
         bodies[j + 1] = bodies[j];
         minX[j + 1] = minX[j];
+        maxX[j + 1] = maxX[j];
+        minY[j + 1] = minY[j];
+        maxY[j + 1] = maxY[j];
+        resting[j + 1] = resting[j];
+        if (tracked) {
+          rec[j + 1] = rec[j];
+          posOf[rec[j]] = j + 1;
+        }
         j--;
       } while (j >= 0 && minX[j] > k);
       bodies[j + 1] = body;
       minX[j + 1] = k;
+      maxX[j + 1] = x1;
+      minY[j + 1] = y0;
+      maxY[j + 1] = y1;
+      resting[j + 1] = r;
+      if (tracked) {
+        rec[j + 1] = t;
+        posOf[t] = j + 1;
+      }
       shifts += i - 1 - j;
       if (shifts > budget) {
         // Far from sorted: stock's own stable sort finishes from this partial order.
         bodies.sort(compareBoundsX);
-        for (let p = 0; p < n; p++) minX[p] = bodies[p].bounds.min.x;
-        return;
+        return true;
       }
     }
+    return false;
   }
 }
 

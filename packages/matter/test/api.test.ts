@@ -44,6 +44,41 @@ describe('installSieve / uninstallSieve', () => {
     expect(Detector.collisions).toBe(original);
   });
 
+  it("trackStatic: wraps the module's body-changing functions and step loops while installed, puts each back after", () => {
+    const M = Matter as unknown as Record<string, Record<string, unknown>>;
+    const names: [string, string][] = [
+      ['Body', 'setPosition'],
+      ['Body', 'setStatic'],
+      ['Body', 'translate'],
+      ['Sleeping', 'set'],
+      ['Engine', '_bodiesApplyGravity'],
+      ['Engine', '_bodiesUpdateVelocities'],
+      ['Engine', '_bodiesClearForces'],
+      ['Constraint', 'preSolveAll'],
+      ['Resolver', 'postSolvePosition'],
+    ];
+    const before = names.map(([ns, fn]) => M[ns][fn]);
+    const a = Engine.create();
+    const b = Engine.create();
+    installSieve(a);
+    installSieve(b);
+    names.forEach(([ns, fn], i) => {
+      expect(M[ns][fn], `${ns}.${fn}`).not.toBe(before[i]);
+    });
+    uninstallSieve(a);
+    expect(M.Body.setPosition).not.toBe(before[0]); // b still tracks
+    uninstallSieve(b);
+    names.forEach(([ns, fn], i) => {
+      expect(M[ns][fn], `${ns}.${fn}`).toBe(before[i]);
+    });
+    // Off: nothing but Detector.collisions is wrapped.
+    installSieve(a, { trackStatic: false });
+    names.forEach(([ns, fn], i) => {
+      expect(M[ns][fn], `${ns}.${fn}`).toBe(before[i]);
+    });
+    uninstallSieve(a);
+  });
+
   it('does not restore over a wrapper added after it (the wrapper keeps working)', () => {
     const original = Detector.collisions;
     const e = Engine.create();
@@ -73,6 +108,7 @@ describe('installSieve / uninstallSieve', () => {
     expect(() => installSieve(e, { sweepBelow: -1 })).toThrow(/options.sweepBelow/);
     expect(() => installSieve(e, { sweepBelow: Number.NaN })).toThrow(/options.sweepBelow/);
     expect(() => installSieve(e, { sweepBelow: '9' as never })).toThrow(/options.sweepBelow/);
+    expect(() => installSieve(e, { trackStatic: 1 as never })).toThrow(/options.trackStatic/);
     expect(getSieve(e)).toBeUndefined(); // failed installs leave nothing behind
     const s = installSieve(e);
     expect(() => installSieve(e)).toThrow(/already has a Sieve detector/);

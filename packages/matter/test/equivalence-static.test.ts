@@ -42,6 +42,27 @@ describe('bodies changing between static and moving', () => {
   }
 });
 
+describe('static bodies tracked (the default) and read every step (trackStatic: false)', () => {
+  for (const [name, options] of [
+    ['tracked, default path', {}],
+    ['tracked, broadphase path', { sweepBelow: 0 }],
+    ['read every step', { trackStatic: false }],
+  ] as [string, SieveOptions][]) {
+    it(`crumbling, freezing, moved, turned and scaled static bodies, sleeping off: ${name}`, () => {
+      const r = compareRuns(
+        () => changingTiles(Matter, 7, false),
+        420,
+        (engine) => {
+          installSieve(engine, options);
+        },
+      );
+      expect(r.what).toBe('');
+      expect(r.firstDifference).toBe(-1);
+      expect(r.totalStarts).toBeGreaterThan(100);
+    });
+  }
+});
+
 describe('tilemap worlds', () => {
   it('3 000 tiles and 200 bodies, sleeping enabled, default options: stock bit for bit', () => {
     const r = compareRuns(

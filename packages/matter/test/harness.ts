@@ -60,6 +60,12 @@ function recorder(engine: Matter.Engine, namer: Namer, M: HarnessMatter) {
 function state(engine: Matter.Engine, namer: Namer, M: HarnessMatter): Map<number, number[]> {
   const out = new Map<number, number[]>();
   for (const b of M.Composite.allBodies(engine.world)) {
+    // Fields @types/matter-js leaves out.
+    const inner = b as unknown as {
+      totalContacts: number;
+      positionImpulse: Matter.Vector;
+      positionPrev: Matter.Vector;
+    };
     out.set(namer.name(b), [
       b.position.x,
       b.position.y,
@@ -67,6 +73,20 @@ function state(engine: Matter.Engine, namer: Namer, M: HarnessMatter): Map<numbe
       b.velocity.x,
       b.velocity.y,
       b.isSleeping ? 1 : 0,
+      // What the engine's per-body loops write (and Sieve's static-body tracking skips where unchanged).
+      b.speed,
+      b.angularVelocity,
+      b.force.x,
+      b.force.y,
+      b.torque as number,
+      inner.totalContacts,
+      inner.positionImpulse.x,
+      inner.positionImpulse.y,
+      inner.positionPrev.x,
+      inner.positionPrev.y,
+      b.bounds.min.x,
+      b.bounds.max.y,
+      b.isStatic ? 1 : 0,
     ]);
   }
   return out;

@@ -69,6 +69,21 @@ for (const pkg of PHASER_PACKAGES) {
       });
     }
 
+    it('static bodies tracked (the default): crumbling, freezing, moved, turned and scaled, sleeping off', () => {
+      const r = compareRuns(
+        () => changingTiles(M, 11, false),
+        300,
+        (engine) => {
+          installSieve(engine, { matter: M });
+        },
+        undefined,
+        M,
+      );
+      expect(r.what).toBe('');
+      expect(r.firstDifference).toBe(-1);
+      expect(r.totalStarts).toBeGreaterThan(100);
+    });
+
     it('crumbling and freezing tiles, frozen bodies, a moved static platform, sleep and wake', () => {
       const r = compareRuns(
         () => changingTiles(M, 7),

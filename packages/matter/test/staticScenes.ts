@@ -34,12 +34,12 @@ export function tilemapScene(M: AnyMatter, level: LevelOptions, world: WorldOpti
  * - `isSleeping` and `isStatic` written directly on a few bodies for some steps (stock's detector
  *   reads the flags as they are, and so must Sieve's).
  */
-export function changingTiles(M: AnyMatter, seed: number): Scene {
+export function changingTiles(M: AnyMatter, seed: number, sleeping = true): Scene {
   const { Body, Bodies, Composite, Sleeping } = M;
   const level = tilemapLevel({ tiles: 1200, ground: 10, rows: 30, seed });
   const built = buildTilemapWorld<Matter.Engine>(M as never, level, {
     dynamic: 120,
-    sleeping: true,
+    sleeping,
     seed: seed + 1,
   });
   const engine = built.engine;
