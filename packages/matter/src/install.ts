@@ -97,7 +97,8 @@ function matterModule(given: MatterModuleLike | MatterPluginLike | undefined): M
     m.Detector != null && m.Collision != null
       ? (m as MatterModuleLike)
       : m.detector != null && m.collision != null
-        ? ({ Detector: m.detector, Collision: m.collision } as MatterModuleLike)
+        ? (phaserMatterOf(m as MatterPluginLike) ??
+          ({ Detector: m.detector, Collision: m.collision } as MatterModuleLike))
         : null;
   // What each step calls: checked here, so a wrong module never throws from inside Engine.update.
   if (
@@ -109,4 +110,17 @@ function matterModule(given: MatterModuleLike | MatterPluginLike | undefined): M
     return null;
   }
   return module;
+}
+
+/**
+ * The whole Matter module behind Phaser's Matter plugin, when the page's Phaser (the global Phaser
+ * sets) bundles that copy: the plugin holds only some of the modules, and tracking static bodies
+ * (`SieveOptions.trackStatic`) needs `Engine` and `Sleeping` too.
+ */
+function phaserMatterOf(plugin: MatterPluginLike): MatterModuleLike | null {
+  const phaser = (globalThis as { Phaser?: { Physics?: { Matter?: { Matter?: unknown } } } }).Phaser;
+  const matter = phaser?.Physics?.Matter?.Matter as Partial<MatterModuleLike> | undefined;
+  return matter != null && (matter.Detector as unknown) === plugin.detector
+    ? (matter as MatterModuleLike)
+    : null;
 }

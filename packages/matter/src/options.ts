@@ -87,10 +87,11 @@ export interface SieveOptions {
   /**
    * Worlds with fewer bodies than this are answered by matter-js's own sort and sweep, reproduced
    * exactly but cheaper per call (see {@link DetectorPath}); so are larger worlds where the sweep
-   * looks at few pairs: both paths skip the pairs of two static or sleeping bodies and read every
-   * body each step, the sweep pays per pair it compares, the broadphase per body and per awake body
-   * for its upkeep, which pays off only where the sweep compares many (at least 11 per body plus 100
-   * per awake body: tall columns of tiles, long static bodies over many awake ones, huge crowds). The
+   * looks at few pairs: both paths skip the pairs of two static or sleeping bodies, the sweep pays
+   * per pair it compares, the broadphase per body and per awake body for its upkeep, which pays off
+   * only where the sweep compares many (at least 11 per body plus 100 per awake body — 40 per body
+   * while static bodies are tracked, as the sweep then reads only the moving ones: tall columns of
+   * tiles, long static bodies over many awake ones, huge crowds). The
    * switch follows the world as it grows, shrinks, falls asleep or wakes (after 8 steps in a row
    * preferring the other path, with some hysteresis), and the results are the same either way. A
    * number ≥ 0 (else `installSieve` throws a `RangeError`); `SieveDetector.sweepBelow` changes it on

@@ -229,6 +229,11 @@ export class SieveDetector {
     this.contrary = 0;
   }
 
+  /** Whether the static bodies are tracked this step (the sweep then reads only the moving ones). */
+  private get tracked(): boolean {
+    return this.tracker?.tracking === true;
+  }
+
   /** Whether this detector is still installed on its engine. */
   get isInstalled(): boolean {
     return this.installed;
@@ -365,12 +370,12 @@ export class SieveDetector {
       now = true;
     } else if (this.sweeping) {
       now = t === 0;
-      broadphase = now || (n >= t && this.visits >= upkeep(n, this.awake));
+      broadphase = now || (n >= t && this.visits >= upkeep(n, this.awake, this.tracked));
     } else {
       const low = t - Math.floor(t / 8);
       now = false;
       if (t > 0 && this.stats.steps % COUNT_VISITS_EVERY === 0) {
-        const cost = upkeep(this.xOrder.count, this.awake);
+        const cost = upkeep(this.xOrder.count, this.awake, this.tracked);
         const x = this.xOrder;
         this.visits = this.visitCounter.count(
           x.order,
@@ -381,7 +386,7 @@ export class SieveDetector {
           cost,
         );
       }
-      broadphase = t === 0 || (n >= low && 4 * this.visits >= 3 * upkeep(n, this.awake));
+      broadphase = t === 0 || (n >= low && 4 * this.visits >= 3 * upkeep(n, this.awake, this.tracked));
     }
     if (broadphase !== this.sweeping) {
       this.contrary = 0;

@@ -54,6 +54,12 @@ export class StaticTracker {
   private readonly index = new Map<TrackedBody, number>();
   /** Per position: 1 while the body is visited (not static at its last look, or watched). */
   private visit = new Uint8Array(0);
+  /**
+   * Per position: 1 while the body has been static ever since the list was classified. Only those
+   * stop being visited when their watch ends: a body seen moving once stays visited, so flags
+   * written directly on it (`body.isStatic = true`, then `false`) are seen as stock sees them.
+   */
+  private settled = new Uint8Array(0);
   /** Per position: the last step through which a watched body is visited, or {@link UNWATCHED}. */
   private watchUntil = new Int32Array(0);
   /** Positions of the watched bodies. */
@@ -166,11 +172,15 @@ export class StaticTracker {
     }
   }
 
-  /** Called by the wrapped Matter functions when they may have changed `body` (or its parent). */
-  mark(body: TrackedBody): void {
+  /**
+   * Called by the wrapped Matter functions when they may have changed `body` (or its parent);
+   * `moving`: the body was not static before the call, or is not now.
+   */
+  mark(body: TrackedBody, moving: boolean): void {
     let p = this.index.get(body);
     if (p === undefined && body.parent != null) p = this.index.get(body.parent);
     if (p === undefined) return;
+    if (moving || !this.list?.[p].isStatic) this.settled[p] = 0;
     if (this.watchUntil[p] === UNWATCHED) this.watched.push(p);
     this.watchUntil[p] = this.step + 1;
     if (this.visit[p] === 0) {
@@ -188,6 +198,7 @@ export class StaticTracker {
     if (this.visit.length < n) {
       const c = Math.max(n, 2 * this.visit.length);
       this.visit = new Uint8Array(c);
+      this.settled = new Uint8Array(c);
       this.watchUntil = new Int32Array(c);
       this.activeAt = new Int32Array(c);
     }
@@ -196,6 +207,7 @@ export class StaticTracker {
       const body = bodies[p];
       this.index.set(body, p);
       this.watchUntil[p] = UNWATCHED;
+      this.settled[p] = body.isStatic ? 1 : 0;
       if (!body.isStatic) {
         this.visit[p] = 1;
       } else if (hasImpulse(body)) {
@@ -211,7 +223,7 @@ export class StaticTracker {
     this.activeStale = true;
   }
 
-  /** Ends the watches that ran out: static bodies are no longer visited, moving ones stay visited. */
+  /** Ends the watches that ran out: bodies static since the classification are no longer visited. */
   private expireWatches(): void {
     const watched = this.watched;
     const list = this.list as TrackedBody[];
@@ -223,7 +235,7 @@ export class StaticTracker {
         continue;
       }
       this.watchUntil[p] = UNWATCHED;
-      if (list[p].isStatic) {
+      if (this.settled[p] === 1 && list[p].isStatic) {
         this.visit[p] = 0;
         this.activeStale = true;
       }

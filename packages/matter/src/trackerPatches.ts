@@ -18,6 +18,14 @@ import type { StaticTracker, TrackedBody } from './staticTracker.js';
 type AnyFn = (...args: any[]) => unknown;
 type Namespace = Record<string, unknown>;
 
+/** The fields `Sleeping.set` writes that the skipped loops read (the impulse is watched apart). */
+interface SleepingBody extends TrackedBody {
+  positionPrev?: { x: number; y: number };
+  anglePrev?: number;
+  speed?: number;
+  angularSpeed?: number;
+}
+
 /** The body-changing functions of `Matter.Body` whose calls are marked (those a module lacks are skipped). */
 const BODY_CHANGES = [
   'set',
@@ -101,8 +109,8 @@ export function addTracker(matter: object, tracker: StaticTracker): void {
   if (patch === undefined) {
     const trackers: StaticTracker[] = [];
     const wrapped: Wrapped[] = [];
-    const markAll = (body: TrackedBody) => {
-      for (let i = 0; i < trackers.length; i++) trackers[i].mark(body);
+    const markAll = (body: TrackedBody, moving: boolean) => {
+      for (let i = 0; i < trackers.length; i++) trackers[i].mark(body, moving);
     };
     for (const name of BODY_CHANGES) {
       if (typeof m.Body[name] !== 'function') continue;
@@ -115,7 +123,8 @@ export function addTracker(matter: object, tracker: StaticTracker): void {
               const wasStatic = body != null && body.isStatic === true;
               // biome-ignore lint/complexity/noArguments: forwards every argument as given
               const result = original.apply(this, arguments as unknown as unknown[]);
-              if (wasStatic || (body != null && body.isStatic === true)) markAll(body);
+              const isStatic = body != null && body.isStatic === true;
+              if (wasStatic || isStatic) markAll(body, !(wasStatic && isStatic));
               return result;
             },
         ),
@@ -126,10 +135,27 @@ export function addTracker(matter: object, tracker: StaticTracker): void {
         m.Sleeping,
         'set',
         (original) =>
-          function (this: unknown, body: TrackedBody) {
-            // biome-ignore lint/complexity/noArguments: forwards every argument as given
-            const result = original.apply(this, arguments as unknown as unknown[]);
-            if (body != null && body.isStatic === true) markAll(body);
+          function (this: unknown, body: SleepingBody, isSleeping: unknown) {
+            if (body == null || body.isStatic !== true) return original.call(this, body, isSleeping);
+            // Sleeping.update puts every static body to sleep again each step once it has settled (in
+            // worlds with sleeping on): a call that leaves what the loops read as it was is no change.
+            const sleeping = body.isSleeping;
+            const prevX = body.positionPrev?.x;
+            const prevY = body.positionPrev?.y;
+            const anglePrev = body.anglePrev;
+            const speed = body.speed;
+            const angularSpeed = body.angularSpeed;
+            const result = original.call(this, body, isSleeping);
+            if (
+              body.isSleeping !== sleeping ||
+              body.positionPrev?.x !== prevX ||
+              body.positionPrev?.y !== prevY ||
+              body.anglePrev !== anglePrev ||
+              body.speed !== speed ||
+              body.angularSpeed !== angularSpeed ||
+              body.isStatic !== true
+            )
+              markAll(body, body.isStatic !== true);
             return result;
           },
       ),

@@ -12,21 +12,46 @@ import type { Scene } from './scenes.js';
 /** The Matter module a comparison steps and reads with (matter-js's, or Phaser's bundled copy). */
 export type HarnessMatter = Pick<typeof Matter, 'Composite' | 'Engine' | 'Events'>;
 
-/** Assigns each body and part a canonical index: its rank by id (creation order) in its engine. */
+/**
+ * Assigns each body and part a canonical index: its rank by id (creation order) in its engine. Matter's
+ * ids are small non-negative integers: they index a table (read for every body every step, where a Map
+ * lookup was most of the harness's time); any other id goes to a Map.
+ */
 class Namer {
-  private byId = new Map<number, number>();
+  private table = new Int32Array(1024).fill(-1);
+  private other = new Map<number, number>();
+  private size = 0;
+  private get(id: number): number | undefined {
+    if (Number.isInteger(id) && id >= 0 && id < 2 ** 28) {
+      const n = id < this.table.length ? this.table[id] : -1;
+      return n < 0 ? undefined : n;
+    }
+    return this.other.get(id);
+  }
+  private set(id: number, n: number): void {
+    if (Number.isInteger(id) && id >= 0 && id < 2 ** 28) {
+      if (id >= this.table.length) {
+        let length = this.table.length * 2;
+        while (length <= id) length *= 2;
+        const grown = new Int32Array(length).fill(-1);
+        grown.set(this.table);
+        this.table = grown;
+      }
+      this.table[id] = n;
+    } else this.other.set(id, n);
+  }
   name(body: Matter.Body): number {
-    const n = this.byId.get(body.id);
+    const n = this.get(body.id);
     if (n === undefined) throw new Error(`unnamed body ${body.id}`);
     return n;
   }
   refresh(engine: Matter.Engine, M: HarnessMatter): void {
     const fresh: number[] = [];
     for (const b of M.Composite.allBodies(engine.world)) {
-      for (const p of b.parts) if (!this.byId.has(p.id)) fresh.push(p.id);
+      for (const p of b.parts) if (this.get(p.id) === undefined) fresh.push(p.id);
     }
     fresh.sort((a, b) => a - b);
-    for (const id of fresh) if (!this.byId.has(id)) this.byId.set(id, this.byId.size);
+    for (const id of fresh) if (this.get(id) === undefined) this.set(id, this.size++);
   }
 }
 
@@ -56,9 +81,60 @@ function recorder(engine: Matter.Engine, namer: Namer, M: HarnessMatter) {
   };
 }
 
-/** Every body's state, as exact numbers keyed by canonical name. */
-function state(engine: Matter.Engine, namer: Namer, M: HarnessMatter): Map<number, number[]> {
-  const out = new Map<number, number[]>();
+/** Numbers {@link readState} records per body. */
+const FIELDS = 19;
+
+/**
+ * Every body's state of one step, as exact numbers keyed by canonical name: what a
+ * `Map<name, number[]>` holds, in buffers reused from step to step (a new Map and an array a body
+ * every step was most of the harness's time on large worlds). `names` lists each name once, in the
+ * order a Map keeps its keys (first insertion); a name written twice keeps the later numbers, as
+ * `Map.set` does.
+ */
+class StateBuffer {
+  /** Names written this step, in first-insertion order. */
+  readonly names: number[] = [];
+  /** `FIELDS` numbers a name, at `FIELDS · name` (plain array: each value kept exactly as read). */
+  readonly values: unknown[] = [];
+  /** The step each name was last written in (−1: never). */
+  private written = new Int32Array(64).fill(-1);
+  private step = -1;
+
+  begin(step: number): void {
+    this.step = step;
+    this.names.length = 0;
+  }
+
+  has(name: number): boolean {
+    return name < this.written.length && this.written[name] === this.step;
+  }
+
+  /** The offset of `name`'s numbers, recording it as written this step. */
+  slot(name: number): number {
+    if (name >= this.written.length) {
+      let length = this.written.length * 2;
+      while (length <= name) length *= 2;
+      const grown = new Int32Array(length).fill(-1);
+      grown.set(this.written);
+      this.written = grown;
+    }
+    if (this.written[name] !== this.step) {
+      this.written[name] = this.step;
+      this.names.push(name);
+    }
+    return name * FIELDS;
+  }
+
+  /** The numbers of `name`, or undefined if it was not written this step. */
+  get(name: number): unknown[] | undefined {
+    return this.has(name) ? this.values.slice(name * FIELDS, name * FIELDS + FIELDS) : undefined;
+  }
+}
+
+/** Every body's state, as exact numbers keyed by canonical name, into `out` (for `step`). */
+function readState(engine: Matter.Engine, namer: Namer, M: HarnessMatter, out: StateBuffer, step: number) {
+  out.begin(step);
+  const v = out.values;
   for (const b of M.Composite.allBodies(engine.world)) {
     // Fields @types/matter-js leaves out.
     const inner = b as unknown as {
@@ -66,30 +142,42 @@ function state(engine: Matter.Engine, namer: Namer, M: HarnessMatter): Map<numbe
       positionImpulse: Matter.Vector;
       positionPrev: Matter.Vector;
     };
-    out.set(namer.name(b), [
-      b.position.x,
-      b.position.y,
-      b.angle,
-      b.velocity.x,
-      b.velocity.y,
-      b.isSleeping ? 1 : 0,
-      // What the engine's per-body loops write (and Sieve's static-body tracking skips where unchanged).
-      b.speed,
-      b.angularVelocity,
-      b.force.x,
-      b.force.y,
-      b.torque as number,
-      inner.totalContacts,
-      inner.positionImpulse.x,
-      inner.positionImpulse.y,
-      inner.positionPrev.x,
-      inner.positionPrev.y,
-      b.bounds.min.x,
-      b.bounds.max.y,
-      b.isStatic ? 1 : 0,
-    ]);
+    const o = out.slot(namer.name(b));
+    v[o] = b.position.x;
+    v[o + 1] = b.position.y;
+    v[o + 2] = b.angle;
+    v[o + 3] = b.velocity.x;
+    v[o + 4] = b.velocity.y;
+    v[o + 5] = b.isSleeping ? 1 : 0;
+    // What the engine's per-body loops write (and Sieve's static-body tracking skips where unchanged).
+    v[o + 6] = b.speed;
+    v[o + 7] = b.angularVelocity;
+    v[o + 8] = b.force.x;
+    v[o + 9] = b.force.y;
+    v[o + 10] = b.torque as number;
+    v[o + 11] = inner.totalContacts;
+    v[o + 12] = inner.positionImpulse.x;
+    v[o + 13] = inner.positionImpulse.y;
+    v[o + 14] = inner.positionPrev.x;
+    v[o + 15] = inner.positionPrev.y;
+    v[o + 16] = b.bounds.min.x;
+    v[o + 17] = b.bounds.max.y;
+    v[o + 18] = b.isStatic ? 1 : 0;
   }
-  return out;
+}
+
+/** Compares two steps' states as two Maps of name → numbers (Object.is); '' if equal, else what differs. */
+function stateDifference(sa: StateBuffer, sb: StateBuffer): string {
+  if (sa.names.length !== sb.names.length)
+    return `body counts differ ${sa.names.length} vs ${sb.names.length}`;
+  const a = sa.values;
+  const b = sb.values;
+  for (const name of sa.names) {
+    let same = sb.has(name);
+    for (let i = name * FIELDS, end = i + FIELDS; same && i < end; i++) same = Object.is(a[i], b[i]);
+    if (!same) return `body ${name} differs: ${sa.get(name)!.join(' ')} vs ${sb.get(name)?.join(' ')}`;
+  }
+  return '';
 }
 
 /** What {@link compareRuns} found. */
@@ -129,6 +217,8 @@ export function compareRuns(
   let totalCollisions = 0;
   let totalStarts = 0;
   const delta = 1000 / 60;
+  const sa = new StateBuffer();
+  const sb = new StateBuffer();
   for (let step = 0; step < steps; step++) {
     a.beforeStep?.(step);
     b.beforeStep?.(step);
@@ -154,15 +244,10 @@ export function compareRuns(
       );
     }
     if (ta.events.join('|') !== tb.events.join('|')) return fail('events differ');
-    const sa = state(a.engine, namerA, M);
-    const sb = state(b.engine, namerB, M);
-    if (sa.size !== sb.size) return fail(`body counts differ ${sa.size} vs ${sb.size}`);
-    for (const [name, va] of sa) {
-      const vb = sb.get(name);
-      if (vb === undefined || va.some((v, i) => !Object.is(v, vb[i]))) {
-        return fail(`body ${name} differs: ${va.join(' ')} vs ${vb?.join(' ')}`);
-      }
-    }
+    readState(a.engine, namerA, M, sa, step);
+    readState(b.engine, namerB, M, sb, step);
+    const differs = stateDifference(sa, sb);
+    if (differs) return fail(differs);
   }
   return { firstDifference: -1, what: '', totalCollisions, totalStarts, steps };
 }

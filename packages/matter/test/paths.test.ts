@@ -88,7 +88,8 @@ describe('sweep ↔ broadphase switching', () => {
       () => wakeAndSleep(43),
       620,
       (engine) => {
-        sieve = installSieve(engine, { sweepBelow: 32 });
+        // The cost model of untracked static bodies (the sweep reading every body).
+        sieve = installSieve(engine, { sweepBelow: 32, trackStatic: false });
       },
       () => {
         const p = sieve?.stats.path ?? '';
@@ -188,7 +189,7 @@ describe('sweep ↔ broadphase switching', () => {
     // K static bars spanning x first in the x-order, A awake circles spread under them: the sweep
     // visits exactly K × A pairs (each bar with each awake body; the circles never overlap in x).
     const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
-    const sieve = installSieve(e, { sweepBelow: 100 });
+    const sieve = installSieve(e, { sweepBelow: 100, trackStatic: false });
     const bar = (i: number) => Bodies.rectangle(500, -10 - 4 * i, 1000, 4, { isStatic: true });
     const bars: Matter.Body[] = [];
     for (let i = 0; i < 246; i++) bars.push(bar(i));
@@ -220,6 +221,35 @@ describe('sweep ↔ broadphase switching', () => {
     steps(16 + 8);
     expect(sieve.stats.path).toBe('sweep');
     expect((sieve as unknown as { visits: number }).visits).toBe(2820);
+    sieve.uninstall();
+  });
+
+  it('with static bodies tracked (the default), switches at 40 visits per body + 100 per awake body', () => {
+    // The same layout: K bars over A awake circles, the sweep visiting K × A pairs.
+    const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
+    const sieve = installSieve(e, { sweepBelow: 100 });
+    const bar = (i: number) => Bodies.rectangle(2000, -10 - 4 * i, 4000, 4, { isStatic: true });
+    const bars: Matter.Body[] = [];
+    for (let i = 0; i < 419; i++) bars.push(bar(i));
+    const circles: Matter.Body[] = [];
+    for (let i = 0; i < 60; i++) {
+      const c = Bodies.circle(100 + 40 * i, 300, 5);
+      Matter.Body.setVelocity(c, { x: 0, y: 0.05 });
+      circles.push(c);
+    }
+    Composite.add(e.world, [...bars, ...circles]);
+    const steps = (k: number) => {
+      for (let i = 0; i < k; i++) Engine.update(e, 16);
+    };
+    steps(30);
+    // 419 × 60 = 25 140 visits < 40 × 479 + 100 × 60 = 25 160.
+    expect((sieve as unknown as { visits: number }).visits).toBe(25140);
+    expect(sieve.stats.path).toBe('sweep');
+    Composite.add(e.world, bar(419)); // 25 200 ≥ 40 × 480 + 6000 = 25 200
+    steps(8);
+    expect(sieve.stats.path).toBe('sweep');
+    steps(1);
+    expect(sieve.stats.path).toBe('broadphase');
     sieve.uninstall();
   });
 

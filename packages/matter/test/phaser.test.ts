@@ -6,7 +6,7 @@
  * Phaser's stock detector bit for bit, on either path. Also checks that the copy really is another
  * module (Sieve must wrap Phaser's `Detector.collisions`, not matter-js's).
  */
-import { installSieve, type SieveOptions, uninstallSieve } from '@sieve/matter';
+import { installSieve, type SieveDetector, type SieveOptions, uninstallSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from './harness.js';
@@ -45,6 +45,39 @@ for (const pkg of PHASER_PACKAGES) {
       expect(() => installSieve(a, { matter: { detector: {}, collision: M.Collision } })).toThrow(
         /options\.matter/,
       );
+    });
+
+    it("the plugin form tracks static bodies when the page's Phaser global bundles that copy", () => {
+      const plugin = { detector: M.Detector, collision: M.Collision, world: {}, body: M.Body };
+      const setPosition = M.Body.setPosition;
+      const g = globalThis as { Phaser?: unknown };
+      const a = M.Engine.create();
+      // No global Phaser (Node): the plugin holds no Engine or Sleeping, so nothing is tracked.
+      installSieve(a, { matter: plugin });
+      expect(M.Body.setPosition).toBe(setPosition);
+      uninstallSieve(a);
+      g.Phaser = { Physics: { Matter: { Matter: M } } };
+      try {
+        installSieve(a, { matter: plugin });
+        expect(M.Body.setPosition).not.toBe(setPosition);
+        uninstallSieve(a);
+        let installed: SieveDetector | undefined;
+        const r = compareRuns(
+          () => changingTiles(M, 13, false),
+          200,
+          (engine) => {
+            installed = installSieve(engine, { matter: plugin });
+          },
+          undefined,
+          M,
+        );
+        installed?.uninstall();
+        expect(r.what).toBe('');
+        expect(r.firstDifference).toBe(-1);
+      } finally {
+        delete g.Phaser;
+      }
+      expect(M.Body.setPosition).toBe(setPosition);
     });
 
     const setups: [string, SieveOptions][] = [
