@@ -10,8 +10,9 @@
  * holds changes only through Matter's functions (`Body.setPosition`, `setStatic`, `translate`, ...,
  * `Sleeping.set`) — the way Box2D v3 keeps static bodies out of its solver sets and wakes them
  * through its API — so those calls mark the body here, and a marked body is visited as stock visits
- * it until two steps after the last change; the others stay where they are. A step after the body list
- * changed visits everything, so every static body starts from the values stock's loops leave it.
+ * it until two steps after the last change; the others stay where they are. A body seen moving once
+ * stays visited (its flags may be written directly), and a step after the body list changed visits
+ * everything, so every static body starts from the values stock's loops leave it.
  *
  * The loops run stock's own functions on the list of bodies to visit (in the world's order), so what
  * each visit does is the engine's, in plain matter-js and in Phaser's copy alike.
@@ -33,7 +34,7 @@ interface PairLike {
 
 /** The engine fields the tracker reads. */
 export interface TrackedEngine {
-  world: { cache?: { allBodies?: unknown } | null };
+  world?: { cache?: { allBodies?: unknown } | null } | null;
   pairs?: { list?: PairLike[] };
 }
 
@@ -83,7 +84,7 @@ export class StaticTracker {
 
   /** Whether `bodies` is this engine's body list of the step (what Engine.update hands its loops). */
   owns(bodies: unknown): boolean {
-    const cache = this.engine.world.cache;
+    const cache = this.engine.world?.cache;
     return cache != null && cache.allBodies === bodies;
   }
 

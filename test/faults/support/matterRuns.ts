@@ -126,17 +126,18 @@ export const MATTER_PATHS: readonly { name: string; options: SieveOptions }[] = 
 ];
 
 /**
- * Runs `build` stock and under each of {@link MATTER_PATHS}; returns, per configuration, the first
- * difference from stock ('' when none) and which paths the detector used.
+ * Runs `build` stock and under each of {@link MATTER_PATHS} (plus `extra` options); returns, per
+ * configuration, the first difference from stock ('' when none) and which paths the detector used.
  */
 export function comparePaths(
   build: () => MatterScene,
   steps: number,
+  extra: SieveOptions = {},
 ): { name: string; difference: string; paths: string }[] {
   const stock = traceRun(build(), steps);
   return MATTER_PATHS.map(({ name, options }) => {
     const scene = build();
-    const sieve = installSieve(scene.engine, options);
+    const sieve = installSieve(scene.engine, { ...options, ...extra });
     const paths = new Set<string>();
     Events.on(scene.engine, 'afterUpdate', () => paths.add(sieve.stats.path));
     const trace = traceRun(scene, steps);
