@@ -10,13 +10,13 @@ import { type Measured, measureAll, measurePage, OPT_IN, type PAGES } from './pa
 
 /**
  * Limits in minified bytes of Sieve's share: the measurements of this code (`pnpm size`: cannon 142.9,
- * matter 78.3, SweepAndPrune 54.4, Overlay 22.9 kB) plus about 3 %; lower them when the bundles shrink,
- * and think twice before raising one. (Targets: the cannon page no heavier than cannon-es's own share of
+ * matter 85.2 — 78.3 before static bodies were tracked, 5 kB of it —, SweepAndPrune 54.4, Overlay
+ * 22.9 kB) plus about 3 %; lower them when the bundles shrink, and think twice before raising one. (Targets: the cannon page no heavier than cannon-es's own share of
  * it, 82 kB; the matter page 50 kB — see the root README's "Bundle size" for what stands between.)
  */
 const LIMITS: Partial<Record<keyof typeof PAGES, number>> = {
   cannon: 147_200,
-  matter: 80_700,
+  matter: 87_800,
   sweepAndPrune: 56_000,
   overlay: 23_600,
 };
