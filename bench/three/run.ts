@@ -31,12 +31,10 @@ import {
   Matrix4,
   Mesh,
   MeshBasicMaterial,
-  PlaneGeometry,
   Quaternion,
   Raycaster,
   type Side,
   Sphere,
-  TorusKnotGeometry,
   Vector3,
 } from 'three';
 import { Capsule } from 'three/examples/jsm/math/Capsule.js';
@@ -49,45 +47,15 @@ import {
 import { writeJson, writeText } from '../lib/results.js';
 import { median, rng } from '../lib/stats.js';
 import { lineChart, svgPage } from '../lib/svg.js';
+import { knotGeometry, knotRays, pickRays, terrainGeometry } from './scenes.js';
+import { compareCpu, cpuNow } from './timing.js';
 
 const QUICK = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
 const REPS = QUICK ? 9 : 21;
 
-/**
- * The process's CPU time in ms (user + system, all threads). Samples are timed in CPU time rather
- * than wall time: on a shared, oversubscribed machine a wall-clock sample also counts the time the
- * process waited for a core, which hits one contestant's sample and not the other's.
- */
-function cpuNow(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-/** How many calls of `fn` make a sample of ≥ 3 ms, after a ≥ 30 ms warm-up. */
-function calibrate(fn: () => void): number {
-  const w0 = cpuNow();
-  for (let i = 0; i < 3 || cpuNow() - w0 < 30; i++) fn();
-  let batch = 1;
-  for (;;) {
-    const t0 = cpuNow();
-    for (let i = 0; i < batch; i++) fn();
-    if (cpuNow() - t0 >= 3 || batch >= 1 << 20) return batch;
-    batch *= 2;
-  }
-}
-
 /** Median CPU ms per call of each contender, sampled in turn (ours, theirs, ours, …). */
 function compare(fns: Array<() => void>, reps = REPS): number[] {
-  const batches = fns.map(calibrate);
-  const samples: number[][] = fns.map(() => []);
-  for (let r = 0; r < reps; r++) {
-    fns.forEach((fn, k) => {
-      const t0 = cpuNow();
-      for (let i = 0; i < batches[k]; i++) fn();
-      samples[k].push((cpuNow() - t0) / batches[k]);
-    });
-  }
-  return samples.map(median);
+  return compareCpu(fns, reps);
 }
 
 /** Median build times, interleaved, each build on a fresh input from `prepare` (untimed). */
@@ -128,7 +96,7 @@ const SIZES = QUICK
       { name: '50k', tubular: 500, radial: 50 },
       { name: '200k', tubular: 1000, radial: 100 },
     ];
-const knots = new Map(SIZES.map((s) => [s.name, new TorusKnotGeometry(1, 0.3, s.tubular, s.radial)]));
+const knots = new Map(SIZES.map((s) => [s.name, knotGeometry(s.tubular, s.radial)]));
 
 // ---------------------------------------------------------------------------------------------------
 interface BuildRow {
@@ -176,43 +144,6 @@ const rayRows: RayRow[] = [];
 const RAYS = QUICK ? 1000 : 4000;
 const CHECKED = 1000;
 
-function knotRays(r: () => number): Raycaster[] {
-  const out: Raycaster[] = [];
-  for (let i = 0; i < RAYS; i++) {
-    const u = 2 * r() - 1;
-    const th = 2 * Math.PI * r();
-    const s = Math.sqrt(1 - u * u);
-    const o = new Vector3(3 * s * Math.cos(th), 3 * s * Math.sin(th), 3 * u);
-    const t = new Vector3(1.6 * (r() - 0.5), 1.6 * (r() - 0.5), 0.8 * (r() - 0.5));
-    out.push(new Raycaster(o, t.sub(o).normalize()));
-  }
-  return out;
-}
-
-function terrain(n: number): BufferGeometry {
-  const g = new PlaneGeometry(100, 100, n, n).rotateX(-Math.PI / 2);
-  const p = g.attributes.position;
-  const r = rng(n);
-  for (let i = 0; i < p.count; i++) {
-    const x = p.getX(i);
-    const z = p.getZ(i);
-    p.setY(i, 4 * Math.sin(0.1 * x) * Math.cos(0.13 * z) + 0.3 * r());
-  }
-  g.computeVertexNormals();
-  return g;
-}
-
-/** Picking rays: from a camera-like height down onto random points of the terrain. */
-function pickRays(r: () => number): Raycaster[] {
-  const out: Raycaster[] = [];
-  for (let i = 0; i < RAYS; i++) {
-    const o = new Vector3((r() - 0.5) * 60, 30, (r() - 0.5) * 60 + 40);
-    const t = new Vector3((r() - 0.5) * 90, 0, (r() - 0.5) * 90);
-    out.push(new Raycaster(o, t.sub(o).normalize()));
-  }
-  return out;
-}
-
 /** Same hits as three.js, bit for bit (distance, point, face, uv, normal, barycoord, faceIndex). */
 function sameHits(a: Intersection[], b: Intersection[]): boolean {
   if (a.length !== b.length) return false;
@@ -232,9 +163,9 @@ const scenes: Array<{ name: string; geometry: BufferGeometry; rays: Raycaster[] 
   ...SIZES.map((s) => ({
     name: `knot ${s.name}`,
     geometry: knots.get(s.name) as BufferGeometry,
-    rays: knotRays(rng(7)),
+    rays: knotRays(rng(7), RAYS),
   })),
-  { name: 'terrain 80k', geometry: terrain(200), rays: pickRays(rng(9)) },
+  { name: 'terrain 80k', geometry: terrainGeometry(200), rays: pickRays(rng(9), RAYS) },
 ];
 const out: Intersection[] = [];
 for (const scene of scenes) {
@@ -364,7 +295,7 @@ interface ShapeRow {
 const shapeRows: ShapeRow[] = [];
 const LEVELS = QUICK ? [64, 128] : [64, 128, 256];
 for (const n of LEVELS) {
-  const g = terrain(n);
+  const g = terrainGeometry(n);
   const triangles = (g.index as { count: number }).count / 3;
   const level = new Mesh(g.clone());
   computeBoundsTree.call(level.geometry);

@@ -42,7 +42,6 @@ import {
   C_WORLD_ORIGIN,
   CAST,
   HITS,
-  MW,
   setupWalk,
   walkAll,
   walkFirst,
@@ -105,7 +104,6 @@ export function raycastMesh(
   if (!(Number.isFinite(RAY[0]) && Number.isFinite(RAY[1]) && Number.isFinite(RAY[2]))) return false;
   if (!(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return false;
   if (dx === 0 && dy === 0 && dz === 0) return false;
-  for (let i = 0; i < 16; i++) MW[i] = e[i];
   const w = raycaster.ray.origin;
   CAST[C_WORLD_ORIGIN] = w.x;
   CAST[C_WORLD_ORIGIN + 1] = w.y;

@@ -12,8 +12,13 @@
 import type { Box3, Matrix4, Ray, Sphere } from 'three';
 import { RAY } from './rayTriangle.js';
 
-/** The last world matrix inverted (16) and its inverse (16). */
-const LAST = new Float64Array(16);
+/**
+ * The world matrix of the last cast that got past the bounding sphere (16 elements): what the walks
+ * apply to hit points. Kept to reuse its inverse while it is unchanged.
+ */
+export const WORLD_MATRIX = new Float64Array(16);
+const LAST = WORLD_MATRIX;
+/** Its inverse (16). */
 const INV = new Float64Array(16);
 let lastValid = false;
 
@@ -152,19 +157,15 @@ function invert(te: ArrayLike<number>): void {
     detInv;
 }
 
-/** The inverse of `te` in `INV`, reused while the matrix is unchanged. */
+/** `te` copied to `WORLD_MATRIX`, its inverse in `INV` (reused while the matrix is unchanged). */
 function inverseOf(te: ArrayLike<number>): void {
-  if (lastValid) {
-    let same = true;
-    for (let i = 0; i < 16; i++) {
-      if (te[i] !== LAST[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return;
+  let same = lastValid;
+  for (let i = 0; i < 16; i++) {
+    const v = te[i];
+    if (v !== LAST[i]) same = false;
+    LAST[i] = v;
   }
-  for (let i = 0; i < 16; i++) LAST[i] = te[i];
+  if (same) return;
   invert(te);
   lastValid = true;
 }

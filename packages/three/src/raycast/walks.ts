@@ -11,18 +11,21 @@
  * are read in the four-wide layout of `rayTree.ts` (the children's boxes in their parent's record); the
  * candidates of a leaf are found by `nextCandidate` with the ray in registers. Where WebAssembly SIMD
  * runs, trees of 2048 triangles or more are walked by the kernel of `wasm/rayKernel.as` instead (the
- * same tests, two boxes to a register), which returns the candidates; groups (arrays of materials)
- * and first hits under a draw range stay in TypeScript.
+ * four boxes of a record in float32 lanes, two triangles to a float64x2 register), which returns the
+ * candidates; groups (arrays of materials) and first hits under a draw range stay in TypeScript.
  *
  * The tree only chooses candidates; each candidate is tested by three.js's own arithmetic
  * (`rayTriangle.ts`), its world point and distance computed as `Mesh.raycast` computes them
  * (`Vector3.applyMatrix4`, `distanceTo`), and the near/far test is three.js's, on that distance. Boxes
- * are padded by `1e-6·S` (`S` the largest coordinate of the tree's box and the local origin) and the
- * local ray range by a relative `1e-6` beyond `near/s` and `far/s` (`s` the world length of a local
- * unit step along the ray), so rounding can never cull a triangle three.js would report: its hit
- * point lies on the triangle up to rounding, far inside that padding.
+ * are padded by `4e-6·S` (`S` the largest coordinate of the tree's box and the local origin) and the
+ * local ray range by a relative `1e-6` and `4e-6·S` beyond `near/s` and `far/s` (`s` the world length
+ * of a local unit step along the ray), so rounding can never cull a triangle three.js would report:
+ * its hit point lies on the triangle up to rounding, far inside that padding — and so does the
+ * kernel's float32 box test, whose rounding stays under `7·2⁻²⁴·S` for `S` in `[2⁻¹⁰⁰, 2¹⁰⁰]` (other
+ * trees and rays walk in TypeScript).
  */
 import { growArray, type MeshBVH } from '@sieve/core';
+import { WORLD_MATRIX } from './prelude.js';
 import { RAY_NODE_WORDS, type RayTree } from './rayTree.js';
 import { nextCandidate, RAY, rayTriangle, SIDE_DOUBLE, T_LIMIT, TRI_HIT } from './rayTriangle.js';
 import { FILTER, FILTER_GROUPS, FILTER_NONE, FILTER_RANGE } from './triangleFilter.js';
@@ -40,9 +43,6 @@ import {
   P_PAD,
   type WasmRayTree,
 } from './wasmTree.js';
-
-/** The mesh's world matrix (`matrixWorld.elements`), as three.js applies it to hit points. */
-export const MW = new Float64Array(16);
 
 /** Per-cast scalars, laid out by the offsets below. */
 export const CAST = new Float64Array(16);
@@ -64,6 +64,11 @@ const C_PAD = 8;
 const C_ENTRY = 9;
 /** Slab origins shifted for the exit planes (3) start at 12; inverse direction would not fit: own array. */
 const C_EXIT = 12;
+/** `CAST` offset: `S`, the largest coordinate of the tree's box and the local origin (1). */
+const C_SIZE = 15;
+/** The kernel's float32 box test is conservative for `S` in this range (see {@link kernelCandidates}). */
+const KERNEL_MIN_SIZE = 2 ** -100;
+const KERNEL_MAX_SIZE = 2 ** 100;
 const INV = new Float64Array(3);
 /** Entry-plane word offsets within a node: k (min) or k + 3 (max) for each axis k. */
 const NEAR_PLANE = new Int32Array(3);
@@ -102,11 +107,14 @@ export function setupWalk(bvh: MeshBVH): void {
     const v = Math.abs(f[k]);
     if (v > s && v < Infinity) s = v;
   }
-  const pad = 1e-6 * s;
+  const pad = 4e-6 * s;
   CAST[C_PAD] = pad;
+  CAST[C_SIZE] = s;
   for (let k = 0; k < 3; k++) {
     const d = RAY[3 + k];
-    const inv = 1 / (d > 1e-200 || d < -1e-200 ? d : 1e-200);
+    // A component under 1e-20 (≪ pad / 2S) counts as 1e-20: the slab of a box the ray crosses still
+    // spans every t a hit can have, and the inverse stays finite in float32 (the kernel's box test).
+    const inv = 1 / (d >= 1e-20 || d <= -1e-20 ? d : 1e-20);
     const pos = inv > 0;
     NEAR_PLANE[k] = pos ? k : k + 3;
     CAST[C_ENTRY + k] = pos ? RAY[k] + pad : RAY[k] - pad;
@@ -128,7 +136,7 @@ function hitTriangle(v: Float32Array, s: number, side: number): boolean {
   const y = TRI_HIT[2];
   const z = TRI_HIT[3];
   // Vector3.applyMatrix4 (with its projective divide), then Vector3.distanceTo from the world origin.
-  const e = MW;
+  const e = WORLD_MATRIX;
   const w = 1 / (e[3] * x + e[7] * y + e[11] * z + e[15]);
   const px = (e[0] * x + e[4] * y + e[8] * z + e[12]) * w;
   const py = (e[1] * x + e[5] * y + e[9] * z + e[13]) * w;
@@ -254,6 +262,8 @@ function bit(b: boolean): number {
  * −1 when the list or the stack overflowed (the caller then walks in TypeScript).
  */
 function kernelCandidates(w: WasmRayTree, first: boolean): number {
+  const size = CAST[C_SIZE];
+  if (!(size >= KERNEL_MIN_SIZE && size <= KERNEL_MAX_SIZE)) return -1;
   const p = w.f64;
   for (let k = 0; k < 3; k++) {
     p[P_OXN + k] = CAST[C_ENTRY + k];

@@ -4,17 +4,22 @@
 //
 // The kernel walks the four-wide tree of ../rayTree.ts and returns *candidates*: the triangle slots that
 // pass three.js's ray–triangle test (`Ray.intersectTriangle`, the same float64 operations in the same order,
-// so it never drops a triangle three.js would hit). The TypeScript side then runs the exact test on each
-// candidate, with its world distance, near/far and ordering (../walks.ts): the kernel only chooses.
-// Boxes are tested two children to a float64x2 register with the same operations as the TypeScript walk
-// (float32 bounds promoted exactly, (plane − origin) · inverse direction), so they decide alike.
+// two triangles to a float64x2 register, so it never drops a triangle three.js would hit). The TypeScript
+// side then runs the exact test on each candidate, with its world distance, near/far and ordering
+// (../walks.ts): the kernel only chooses.
+//
+// Boxes only need to be conservative: the four children of a record are tested at once in float32 lanes,
+// (plane − origin) · inverse direction. Each value is within 7·2⁻²⁴·S of the exact one (S the largest
+// coordinate of the tree's box and the local origin; the caller keeps S in [2⁻¹⁰⁰, 2¹⁰⁰] and direction
+// components at least 1e-20 in size, so nothing overflows to a wrong side or turns NaN), and the boxes
+// and the range are padded by 4e-6·S: a box holding a hit is never culled.
 //
 // Memory layout (bytes):
 //   0–255     parameters, float64 at 8·k (see P_*), int32 at 192 + 4·k (see I_*)
 //   records   record r at REC + 128·r: min x, min y, min z, max x, max y, max z of its four children
 //             (float32 × 4 each, at 0, 16, …, 80), then four child links (int32 at 96: record index of
 //             an inner child, first triangle slot of a leaf) and four counts (int32 at 112: 0 for an inner
-//             child, the leaf's triangle count; −1 for an unused slot, whose box is empty)
+//             child, the leaf's triangle count; an unused slot has the empty box, which no ray enters)
 //   triangles slot s at TRI + 36·s: three vertices, float32 xyz each (MeshBVH.triVerts)
 //   stack     STACK: int32 links, int32 counts, float64 keys (STACK_CAP entries each)
 //   out       OUT: int32 candidate slots (OUT_CAP)
@@ -39,64 +44,105 @@ const I_STACK_CAP: usize = 220;
 const I_OUT: usize = 224;
 const I_OUT_CAP: usize = 228;
 
-// Whether the triangle at `v` passes three.js's test under the side mode, with t ≤ limit; with `wantT`,
-// its t in `T`.
-let T: f64 = 0;
+// Which of the triangles at `v0` (lane 0) and `v1` (lane 1) pass three.js's test under the side mode
+// (with `wantT`, also t ≤ limit, their t in `T2`): a 2-bit mask. Each lane runs the float64 operations
+// of the scalar test in the same order (IEEE lanes round as scalars do), so it decides exactly as
+// three.js does.
+let T2: v128 = f64x2.splat(0);
 
+// A coordinate of both triangles (`off` bytes into each), promoted to float64 lanes.
 @inline
-function candidate(
-  v: usize,
-  back: bool,
-  keepBack: i32,
-  ox: f64,
-  oy: f64,
-  oz: f64,
-  dx: f64,
-  dy: f64,
-  dz: f64,
-  limit: f64,
-  wantT: bool,
-): bool {
-  const ia = back ? v + 24 : v;
-  const ic = back ? v : v + 24;
-  const ax = <f64>load<f32>(ia);
-  const ay = <f64>load<f32>(ia + 4);
-  const az = <f64>load<f32>(ia + 8);
-  const e1x = <f64>load<f32>(v + 12) - ax;
-  const e1y = <f64>load<f32>(v + 16) - ay;
-  const e1z = <f64>load<f32>(v + 20) - az;
-  const e2x = <f64>load<f32>(ic) - ax;
-  const e2y = <f64>load<f32>(ic + 4) - ay;
-  const e2z = <f64>load<f32>(ic + 8) - az;
-  const nx = e1y * e2z - e1z * e2y;
-  const ny = e1z * e2x - e1x * e2z;
-  const nz = e1x * e2y - e1y * e2x;
-  const DdN0 = dx * nx + dy * ny + dz * nz;
-  const front = <i32>(DdN0 > 0);
-  const sign = <f64>(2 * front - 1);
-  const DdN = sign * DdN0;
-  const qx = ox - ax;
-  const qy = oy - ay;
-  const qz = oz - az;
-  const DdQxE2 = sign * (dx * (qy * e2z - qz * e2y) + dy * (qz * e2x - qx * e2z) + dz * (qx * e2y - qy * e2x));
-  const DdE1xQ = sign * (dx * (e1y * qz - e1z * qy) + dy * (e1z * qx - e1x * qz) + dz * (e1x * qy - e1y * qx));
-  const QdN = -sign * (qx * nx + qy * ny + qz * nz);
-  const t = QdN / DdN;
-  if (wantT) T = t;
-  const facing = (front & keepBack) | <i32>(DdN0 < 0);
-  const inside = <i32>!(DdQxE2 < 0) & <i32>!(DdE1xQ < 0) & <i32>!(DdQxE2 + DdE1xQ > DdN);
-  const ahead = <i32>!(QdN < 0) & <i32>!(t > limit);
-  return (facing & inside & ahead) != 0;
+function lanes(v0: usize, v1: usize, off: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load32_lane(v1 + off, v128.load32_zero(v0 + off), 1));
 }
 
-// The slab test of two children (lanes) of the record at `r`, `half` 0 for children 0–1, 8 for 2–3:
-// a 2-bit mask of the children hit; with `wantKeys`, their entry distances (max(lo, entries)) in KEYS.
-let KEYS: v128 = f64x2.splat(0);
+@inline
+function candidates2(
+  v0: usize,
+  v1: usize,
+  back: bool,
+  keepBack: bool,
+  ox: v128,
+  oy: v128,
+  oz: v128,
+  dx: v128,
+  dy: v128,
+  dz: v128,
+  limit: v128,
+  wantT: bool,
+): i32 {
+  const ia: usize = back ? 24 : 0;
+  const ic: usize = back ? 0 : 24;
+  const ax = lanes(v0, v1, ia);
+  const ay = lanes(v0, v1, ia + 4);
+  const az = lanes(v0, v1, ia + 8);
+  const e1x = f64x2.sub(lanes(v0, v1, 12), ax);
+  const e1y = f64x2.sub(lanes(v0, v1, 16), ay);
+  const e1z = f64x2.sub(lanes(v0, v1, 20), az);
+  const e2x = f64x2.sub(lanes(v0, v1, ic), ax);
+  const e2y = f64x2.sub(lanes(v0, v1, ic + 4), ay);
+  const e2z = f64x2.sub(lanes(v0, v1, ic + 8), az);
+  const nx = f64x2.sub(f64x2.mul(e1y, e2z), f64x2.mul(e1z, e2y));
+  const ny = f64x2.sub(f64x2.mul(e1z, e2x), f64x2.mul(e1x, e2z));
+  const nz = f64x2.sub(f64x2.mul(e1x, e2y), f64x2.mul(e1y, e2x));
+  const DdN0 = f64x2.add(f64x2.add(f64x2.mul(dx, nx), f64x2.mul(dy, ny)), f64x2.mul(dz, nz));
+  const zero = f64x2.splat(0);
+  const front = f64x2.gt(DdN0, zero);
+  // sign · x for sign = ±1 (−1 where not front) is x with its sign bit flipped where not front.
+  const signBit = i64x2.splat(0x8000000000000000);
+  const flip = v128.andnot(signBit, front);
+  const DdN = v128.xor(DdN0, flip);
+  const qx = f64x2.sub(ox, ax);
+  const qy = f64x2.sub(oy, ay);
+  const qz = f64x2.sub(oz, az);
+  const DdQxE2 = v128.xor(
+    f64x2.add(
+      f64x2.add(
+        f64x2.mul(dx, f64x2.sub(f64x2.mul(qy, e2z), f64x2.mul(qz, e2y))),
+        f64x2.mul(dy, f64x2.sub(f64x2.mul(qz, e2x), f64x2.mul(qx, e2z))),
+      ),
+      f64x2.mul(dz, f64x2.sub(f64x2.mul(qx, e2y), f64x2.mul(qy, e2x))),
+    ),
+    flip,
+  );
+  const DdE1xQ = v128.xor(
+    f64x2.add(
+      f64x2.add(
+        f64x2.mul(dx, f64x2.sub(f64x2.mul(e1y, qz), f64x2.mul(e1z, qy))),
+        f64x2.mul(dy, f64x2.sub(f64x2.mul(e1z, qx), f64x2.mul(e1x, qz))),
+      ),
+      f64x2.mul(dz, f64x2.sub(f64x2.mul(e1x, qy), f64x2.mul(e1y, qx))),
+    ),
+    flip,
+  );
+  // −sign · x: flipped where front.
+  const QdN = v128.xor(
+    f64x2.add(f64x2.add(f64x2.mul(qx, nx), f64x2.mul(qy, ny)), f64x2.mul(qz, nz)),
+    v128.and(signBit, front),
+  );
+  const behind = f64x2.lt(DdN0, zero);
+  const facing = keepBack ? v128.or(front, behind) : behind;
+  // !(a < b) and !(a > b) as masks (NaN passes them, as in three.js's early returns).
+  let m = v128.andnot(facing, f64x2.lt(DdQxE2, zero));
+  m = v128.andnot(m, f64x2.lt(DdE1xQ, zero));
+  m = v128.andnot(m, f64x2.gt(f64x2.add(DdQxE2, DdE1xQ), DdN));
+  m = v128.andnot(m, f64x2.lt(QdN, zero));
+  // t ≤ limit (the walk of every hit leaves t to the TypeScript side's near/far test: no division).
+  if (wantT) {
+    const t = f64x2.div(QdN, DdN);
+    T2 = t;
+    m = v128.andnot(m, f64x2.gt(t, limit));
+  }
+  return i64x2.bitmask(m);
+}
+
+// The slab test of the four children of the record at `r`, in float32 lanes: a 4-bit mask of the
+// children hit; with `wantKeys`, their entry distances (max(lo, entries)) in KEYS.
+let KEYS: v128 = f32x4.splat(0);
 
 @inline
-function pair(
+function quad(
   r: usize,
-  half: usize,
   nxo: usize,
   nyo: usize,
   nzo: usize,
@@ -113,20 +159,16 @@ function pair(
   hi: v128,
   wantKeys: bool,
 ): i32 {
-  const x0 = f64x2.mul(f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(r + nxo + half)), oxn), ix);
-  const x1 = f64x2.mul(f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(r + (48 - nxo) + half)), oxf), ix);
-  const y0 = f64x2.mul(f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(r + nyo + half)), oyn), iy);
-  const y1 = f64x2.mul(f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(r + (80 - nyo) + half)), oyf), iy);
-  const z0 = f64x2.mul(f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(r + nzo + half)), ozn), iz);
-  const z1 = f64x2.mul(f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(r + (112 - nzo) + half)), ozf), iz);
-  let m = v128.and(f64x2.le(x0, y1), f64x2.le(y0, x1));
-  m = v128.and(m, v128.and(f64x2.le(x0, z1), f64x2.le(z0, x1)));
-  m = v128.and(m, v128.and(f64x2.le(y0, z1), f64x2.le(z0, y1)));
-  m = v128.and(m, v128.and(f64x2.le(x0, hi), f64x2.le(y0, hi)));
-  m = v128.and(m, v128.and(f64x2.le(z0, hi), f64x2.ge(x1, lo)));
-  m = v128.and(m, v128.and(f64x2.ge(y1, lo), f64x2.ge(z1, lo)));
-  if (wantKeys) KEYS = f64x2.max(f64x2.max(lo, x0), f64x2.max(y0, z0));
-  return i64x2.bitmask(m);
+  const x0 = f32x4.mul(f32x4.sub(v128.load(r + nxo), oxn), ix);
+  const x1 = f32x4.mul(f32x4.sub(v128.load(r + (48 - nxo)), oxf), ix);
+  const y0 = f32x4.mul(f32x4.sub(v128.load(r + nyo), oyn), iy);
+  const y1 = f32x4.mul(f32x4.sub(v128.load(r + (80 - nyo)), oyf), iy);
+  const z0 = f32x4.mul(f32x4.sub(v128.load(r + nzo), ozn), iz);
+  const z1 = f32x4.mul(f32x4.sub(v128.load(r + (112 - nzo)), ozf), iz);
+  const enter = f32x4.pmax(f32x4.pmax(lo, x0), f32x4.pmax(y0, z0));
+  const exit = f32x4.pmin(f32x4.pmin(hi, x1), f32x4.pmin(y1, z1));
+  if (wantKeys) KEYS = enter;
+  return i32x4.bitmask(f32x4.le(enter, exit));
 }
 
 // Every candidate of the ray into OUT; returns their number, or −1 if OUT or the stack overflowed.
@@ -136,7 +178,7 @@ export function walkAll(): i32 {
   const nzo = <usize>load<i32>(I_NEAR_Z);
   const mode = load<i32>(I_MODE);
   const back = mode == 1;
-  const keepBack = <i32>(mode == 2);
+  const keepBack = mode == 2;
   const rec = <usize>load<i32>(I_REC);
   const tri = <usize>load<i32>(I_TRI);
   const links = <usize>load<i32>(I_STACK);
@@ -144,33 +186,32 @@ export function walkAll(): i32 {
   const counts = links + (<usize>stackCap << 2);
   const out = <usize>load<i32>(I_OUT);
   const outCap = load<i32>(I_OUT_CAP);
-  const oxn = f64x2.splat(load<f64>(P_OXN));
-  const oyn = f64x2.splat(load<f64>(P_OXN + 8));
-  const ozn = f64x2.splat(load<f64>(P_OXN + 16));
-  const oxf = f64x2.splat(load<f64>(P_OXF));
-  const oyf = f64x2.splat(load<f64>(P_OXF + 8));
-  const ozf = f64x2.splat(load<f64>(P_OXF + 16));
-  const ix = f64x2.splat(load<f64>(P_INV));
-  const iy = f64x2.splat(load<f64>(P_INV + 8));
-  const iz = f64x2.splat(load<f64>(P_INV + 16));
-  const lo = f64x2.splat(load<f64>(P_LO));
+  const oxn = f32x4.splat(<f32>load<f64>(P_OXN));
+  const oyn = f32x4.splat(<f32>load<f64>(P_OXN + 8));
+  const ozn = f32x4.splat(<f32>load<f64>(P_OXN + 16));
+  const oxf = f32x4.splat(<f32>load<f64>(P_OXF));
+  const oyf = f32x4.splat(<f32>load<f64>(P_OXF + 8));
+  const ozf = f32x4.splat(<f32>load<f64>(P_OXF + 16));
+  const ix = f32x4.splat(<f32>load<f64>(P_INV));
+  const iy = f32x4.splat(<f32>load<f64>(P_INV + 8));
+  const iz = f32x4.splat(<f32>load<f64>(P_INV + 16));
+  const lo = f32x4.splat(<f32>load<f64>(P_LO));
   const hiS = load<f64>(P_HI);
-  const hi = f64x2.splat(hiS);
-  const ox = load<f64>(P_ORIGIN);
-  const oy = load<f64>(P_ORIGIN + 8);
-  const oz = load<f64>(P_ORIGIN + 16);
-  const dx = load<f64>(P_DIR);
-  const dy = load<f64>(P_DIR + 8);
-  const dz = load<f64>(P_DIR + 16);
+  const hi = f32x4.splat(<f32>hiS);
+  const limit = f64x2.splat(hiS);
+  const ox = f64x2.splat(load<f64>(P_ORIGIN));
+  const oy = f64x2.splat(load<f64>(P_ORIGIN + 8));
+  const oz = f64x2.splat(load<f64>(P_ORIGIN + 16));
+  const dx = f64x2.splat(load<f64>(P_DIR));
+  const dy = f64x2.splat(load<f64>(P_DIR + 8));
+  const dz = f64x2.splat(load<f64>(P_DIR + 16));
   let sp = 0;
   let n = 0;
   let node: usize = 0;
   while (true) {
     if (sp + 4 > stackCap) return -1;
     const r = rec + (node << 7);
-    const mask =
-      pair(r, 0, nxo, nyo, nzo, oxn, oyn, ozn, oxf, oyf, ozf, ix, iy, iz, lo, hi, false) |
-      (pair(r, 8, nxo, nyo, nzo, oxn, oyn, ozn, oxf, oyf, ozf, ix, iy, iz, lo, hi, false) << 2);
+    const mask = quad(r, nxo, nyo, nzo, oxn, oyn, ozn, oxf, oyf, ozf, ix, iy, iz, lo, hi, false);
     // Every child onto the stack, kept only if hit.
     for (let c = 0; c < 4; c++) {
       store<i32>(links + (<usize>sp << 2), load<i32>(r + 96 + (<usize>c << 2)));
@@ -186,11 +227,18 @@ export function walkAll(): i32 {
         node = <usize>link;
         break;
       }
-      for (let s = link, end = link + count; s < end; s++) {
-        if (candidate(tri + <usize>s * 36, back, keepBack, ox, oy, oz, dx, dy, dz, hiS, false)) {
-          if (n == outCap) return -1;
+      // Two triangles at a time (the last of an odd leaf tested in both lanes, its second lane dropped).
+      for (let s = link, end = link + count; s < end; s += 2) {
+        const v0 = tri + <usize>s * 36;
+        const two = s + 1 < end;
+        let m = candidates2(v0, two ? v0 + 36 : v0, back, keepBack, ox, oy, oz, dx, dy, dz, limit, false);
+        if (!two) m &= 1;
+        if (m != 0) {
+          if (n + 2 > outCap) return -1;
           store<i32>(out + (<usize>n << 2), s);
-          n++;
+          n += m & 1;
+          store<i32>(out + (<usize>n << 2), s + 1);
+          n += m >> 1;
         }
       }
     }
@@ -206,7 +254,7 @@ export function walkFirst(): i32 {
   const nzo = <usize>load<i32>(I_NEAR_Z);
   const mode = load<i32>(I_MODE);
   const back = mode == 1;
-  const keepBack = <i32>(mode == 2);
+  const keepBack = mode == 2;
   const rec = <usize>load<i32>(I_REC);
   const tri = <usize>load<i32>(I_TRI);
   const links = <usize>load<i32>(I_STACK);
@@ -215,23 +263,23 @@ export function walkFirst(): i32 {
   const keys = counts + (<usize>stackCap << 2);
   const out = <usize>load<i32>(I_OUT);
   const outCap = load<i32>(I_OUT_CAP);
-  const oxn = f64x2.splat(load<f64>(P_OXN));
-  const oyn = f64x2.splat(load<f64>(P_OXN + 8));
-  const ozn = f64x2.splat(load<f64>(P_OXN + 16));
-  const oxf = f64x2.splat(load<f64>(P_OXF));
-  const oyf = f64x2.splat(load<f64>(P_OXF + 8));
-  const ozf = f64x2.splat(load<f64>(P_OXF + 16));
-  const ix = f64x2.splat(load<f64>(P_INV));
-  const iy = f64x2.splat(load<f64>(P_INV + 8));
-  const iz = f64x2.splat(load<f64>(P_INV + 16));
-  const lo = f64x2.splat(load<f64>(P_LO));
+  const oxn = f32x4.splat(<f32>load<f64>(P_OXN));
+  const oyn = f32x4.splat(<f32>load<f64>(P_OXN + 8));
+  const ozn = f32x4.splat(<f32>load<f64>(P_OXN + 16));
+  const oxf = f32x4.splat(<f32>load<f64>(P_OXF));
+  const oyf = f32x4.splat(<f32>load<f64>(P_OXF + 8));
+  const ozf = f32x4.splat(<f32>load<f64>(P_OXF + 16));
+  const ix = f32x4.splat(<f32>load<f64>(P_INV));
+  const iy = f32x4.splat(<f32>load<f64>(P_INV + 8));
+  const iz = f32x4.splat(<f32>load<f64>(P_INV + 16));
+  const lo = f32x4.splat(<f32>load<f64>(P_LO));
   let hiS = load<f64>(P_HI);
-  const ox = load<f64>(P_ORIGIN);
-  const oy = load<f64>(P_ORIGIN + 8);
-  const oz = load<f64>(P_ORIGIN + 16);
-  const dx = load<f64>(P_DIR);
-  const dy = load<f64>(P_DIR + 8);
-  const dz = load<f64>(P_DIR + 16);
+  const ox = f64x2.splat(load<f64>(P_ORIGIN));
+  const oy = f64x2.splat(load<f64>(P_ORIGIN + 8));
+  const oz = f64x2.splat(load<f64>(P_ORIGIN + 16));
+  const dx = f64x2.splat(load<f64>(P_DIR));
+  const dy = f64x2.splat(load<f64>(P_DIR + 8));
+  const dz = f64x2.splat(load<f64>(P_DIR + 16));
   const pad = load<f64>(P_PAD);
   const nearCut = load<f64>(P_NEAR_CUT);
   let sp = 0;
@@ -240,24 +288,21 @@ export function walkFirst(): i32 {
   while (true) {
     if (sp + 4 > stackCap) return -1;
     const r = rec + (node << 7);
-    const hi = f64x2.splat(hiS);
-    const m01 = pair(r, 0, nxo, nyo, nzo, oxn, oyn, ozn, oxf, oyf, ozf, ix, iy, iz, lo, hi, true);
-    const k01 = KEYS;
-    const m23 = pair(r, 8, nxo, nyo, nzo, oxn, oyn, ozn, oxf, oyf, ozf, ix, iy, iz, lo, hi, true);
-    const k23 = KEYS;
-    const mask = m01 | (m23 << 2);
+    const hi = f32x4.splat(<f32>hiS);
+    const mask = quad(r, nxo, nyo, nzo, oxn, oyn, ozn, oxf, oyf, ozf, ix, iy, iz, lo, hi, true);
+    const k = KEYS;
     const sp0 = sp;
     for (let c = 0; c < 4; c++) {
       store<i32>(links + (<usize>sp << 2), load<i32>(r + 96 + (<usize>c << 2)));
       store<i32>(counts + (<usize>sp << 2), load<i32>(r + 112 + (<usize>c << 2)));
-      const key =
+      const key = <f64>(
         c == 0
-          ? f64x2.extract_lane(k01, 0)
+          ? f32x4.extract_lane(k, 0)
           : c == 1
-            ? f64x2.extract_lane(k01, 1)
+            ? f32x4.extract_lane(k, 1)
             : c == 2
-              ? f64x2.extract_lane(k23, 0)
-              : f64x2.extract_lane(k23, 1);
+              ? f32x4.extract_lane(k, 2)
+              : f32x4.extract_lane(k, 3));
       store<f64>(keys + (<usize>sp << 3), key);
       sp += (mask >> c) & 1;
     }
@@ -287,17 +332,22 @@ export function walkFirst(): i32 {
         node = <usize>link;
         break;
       }
-      for (let s = link, end = link + count; s < end; s++) {
-        if (candidate(tri + <usize>s * 36, back, keepBack, ox, oy, oz, dx, dy, dz, hiS, true)) {
-          if (n == outCap) return -1;
+      for (let s = link, end = link + count; s < end; s += 2) {
+        const v0 = tri + <usize>s * 36;
+        const two = s + 1 < end;
+        let m = candidates2(v0, two ? v0 + 36 : v0, back, keepBack, ox, oy, oz, dx, dy, dz, f64x2.splat(hiS), true);
+        if (!two) m &= 1;
+        if (m != 0) {
+          if (n + 2 > outCap) return -1;
           store<i32>(out + (<usize>n << 2), s);
-          n++;
+          n += m & 1;
+          store<i32>(out + (<usize>n << 2), s + 1);
+          n += m >> 1;
           // A candidate certainly past `near` bounds the first hit: nothing entered beyond it matters.
-          const t = T;
-          if (t >= nearCut) {
-            const cut = t * (1 + 1e-6) + pad;
-            if (cut < hiS) hiS = cut;
-          }
+          const t0 = f64x2.extract_lane(T2, 0);
+          const t1 = f64x2.extract_lane(T2, 1);
+          if ((m & 1) != 0 && t0 >= nearCut) hiS = min(hiS, t0 * (1 + 1e-6) + pad);
+          if ((m & 2) != 0 && t1 >= nearCut) hiS = min(hiS, t1 * (1 + 1e-6) + pad);
         }
       }
     }
