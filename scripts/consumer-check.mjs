@@ -146,6 +146,33 @@ function checkDownlevel() {
 async function main() {
   checkDownlevel();
   const temp = mkdtempSync(join(tmpdir(), 'sieve-consumer-'));
+  // What needs nothing packed is installed at once, its downloads overlapping the packing's builds: one
+  // TypeScript install per version, and the consumer project's engines (the tarballs are added to that
+  // project once packed).
+  const project = join(temp, 'project');
+  mkdirSync(join(project, 'src', 'readme'), { recursive: true });
+  const consumerManifest = (dependencies) =>
+    JSON.stringify({ name: 'sieve-consumer', private: true, type: 'module', dependencies }, null, 2);
+  writeFileSync(join(project, 'package.json'), consumerManifest(ENGINES));
+  const enginesInstall = run(
+    'npm',
+    ['install', ...npmArgs],
+    project,
+    'npm install (consumer project engines)',
+  );
+  const tsDirs = {};
+  const tsInstalls = [];
+  for (const v of tsVersions) {
+    const dir = join(temp, 'typescript', v);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{"private":true}');
+    tsDirs[v] = dir;
+    tsInstalls.push(
+      run('npm', ['install', ...npmArgs, `typescript@${v}`], dir, `npm install typescript@${v}`),
+    );
+  }
+  // Failures are reported where the installs are awaited (below), not as unhandled rejections.
+  for (const install of [enginesInstall, ...tsInstalls]) install.catch(() => {});
   try {
     // Packing must build: every published package has a `prepack` that does (a tarball without
     // `dist/` installs but cannot be imported).
@@ -236,25 +263,13 @@ async function main() {
       `packed ${PACKAGES.length} tarballs from a clean tree; LICENSE, README.md and every exports target present`,
     );
 
-    // The consumer project, and one TypeScript install per version (in parallel).
-    const project = join(temp, 'project');
-    mkdirSync(join(project, 'src', 'readme'), { recursive: true });
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'sieve-consumer', private: true, type: 'module', dependencies: deps }, null, 2),
-    );
-    const installs = [run('npm', ['install', ...npmArgs], project, 'npm install (consumer project)')];
-    const tsDirs = {};
-    for (const v of tsVersions) {
-      const dir = join(temp, 'typescript', v);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'package.json'), '{"private":true}');
-      tsDirs[v] = dir;
-      installs.push(
-        run('npm', ['install', ...npmArgs, `typescript@${v}`], dir, `npm install typescript@${v}`),
-      );
-    }
-    await Promise.all(installs);
+    // The consumer project: the tarballs added to its engines (the TypeScript installs run meanwhile).
+    const withTarballs = (async () => {
+      await enginesInstall;
+      writeFileSync(join(project, 'package.json'), consumerManifest(deps));
+      await run('npm', ['install', ...npmArgs], project, 'npm install (consumer project)');
+    })();
+    await Promise.all([withTarballs, ...tsInstalls]);
     log(`installed tarballs, engines and TypeScript ${tsVersions.join(', ')}`);
 
     for (const f of ['api.ts', 'api.cts', 'api-pixi.ts'])
@@ -367,6 +382,8 @@ async function main() {
       log('consumer check passed');
     }
   } finally {
+    // No npm left writing into the folder about to be removed (after a failure while packing).
+    await Promise.allSettled([enginesInstall, ...tsInstalls]);
     if (flag('--keep')) log(`kept ${temp}`);
     else rmSync(temp, { recursive: true, force: true });
   }

@@ -15,8 +15,8 @@
  * URL: `?workers=N` runs the parallel mode — the game in a Web Worker, Sieve's region-parallel broadphase
  * on N worker threads (needs cross-origin isolation; without it the broadphase runs its regions on the
  * physics worker and the HUD says so) — `?seed=N` fixes the field, `?mode=stock|sieve` the starting detector, `?touch=1` shows the touch
- * pad, `?flood=N` starts with N debris, `?test=1` the end-to-end test layout (one fixed step per frame,
- * an asteroid right in front of the ship).
+ * pad, `?flood=N` starts with N debris, `?aa=0` turns antialiasing off, `?test=1` the end-to-end test
+ * layout (one fixed step per frame, an asteroid right in front of the ship).
  */
 import { attachToPixiTicker, Overlay } from '@sieve/overlay';
 import { Application } from 'pixi.js';

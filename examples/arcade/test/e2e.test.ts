@@ -1,7 +1,8 @@
 /**
  * End-to-end test of the arcade game in Debian's headless Chromium (playwright-core, never a downloaded
  * browser): builds the game with Vite, serves `dist` from a tiny static server on 127.0.0.1, loads the
- * test layout (`?seed=1&test=1`: one fixed step per frame, an asteroid straight ahead of the ship), then
+ * test layout (`?seed=1&test=1`: one fixed step per frame, an asteroid straight ahead of the ship; `&aa=0`:
+ * no multisampling, which SwiftShader's WebGL spent a fifth of the test's CPU time on and nothing checks), then
  * thrusts, shoots, floods, switches stock ↔ Sieve, reads what the overlay draws ("—" for phases stock
  * matter-js does not report, the other mode's medians beside, an "other" row) and its exported JSON,
  * checks that the HUD names the path that answered (sweep, broadphase on the static level, stock),
@@ -48,11 +49,52 @@ function siteHeaders(dir: string): Record<string, string> {
   return headers;
 }
 
-/** Reads the game's test hook (plain values only). */
-function hook(page: Page) {
-  return page.evaluate(() => {
+/** What {@link probe} reads besides the hook's values. */
+interface ProbeOptions {
+  /** First wait until the game has run this many more frames (and physics steps) than now. */
+  frames?: number;
+  /** Also read what {@link checkScreen} checks. */
+  screen?: boolean;
+  /** Also redraw the overlay and return every string it drew on its canvas. */
+  drawn?: boolean;
+}
+
+/** A box as Playwright's `boundingBox()` gives it (CSS pixels of the viewport), or null without one. */
+type Box = { x: number; y: number; width: number; height: number } | null;
+
+/**
+ * One round trip to the page. The game keeps the page's main thread busy, so each call waits for it
+ * (Playwright's `locator.boundingBox()` took half a second each): everything a check needs is read in
+ * one `evaluate`. With `frames`, it first waits in the page — checking once an animation frame, as
+ * `waitForFunction` polls — until the game has run that many more frames and physics steps than when
+ * the call arrived (at most 20 s). Then it reads the test hook's plain values and, with `screen`, the
+ * HUD's path and body count texts, the boxes of the HUD, the action bar and the overlay panel and its
+ * canvas (as `boundingBox()` measures them: null for an element without a box), whether the message is
+ * visible (as `isVisible()` decides: `checkVisibility()`, `visibility: visible` and a non-empty box)
+ * and every overlay line that ends past its panel (measured with the canvas's own font). A selector
+ * that does not match exactly one element fails, as a Playwright locator's strict mode does.
+ */
+function probe(page: Page, options: ProbeOptions = {}) {
+  return page.evaluate(async ({ frames, screen, drawn }) => {
     const a = window.__arcade as ArcadeHook;
-    return {
+    if (frames) {
+      const frame = a.frame + frames;
+      const steps = a.steps + frames;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`the game did not run ${frames} frames and steps within 20 s`)),
+          20_000,
+        );
+        const check = () => {
+          if (a.frame >= frame && a.steps >= steps) {
+            clearTimeout(timer);
+            resolve();
+          } else requestAnimationFrame(check);
+        };
+        check();
+      });
+    }
+    const hook = {
       frame: a.frame,
       steps: a.steps,
       score: a.score,
@@ -73,21 +115,93 @@ function hook(page: Page) {
       world: a.overlay.world,
       comparison: a.overlay.comparison ?? null,
     };
-  });
+    /** Every string `draw()` writes on the overlay's canvas, and its lines that end past the panel. */
+    const redraw = () => {
+      const o = a.overlay;
+      const ctx = o.canvas.getContext('2d')!;
+      const texts: string[] = [];
+      const overflow: string[] = [];
+      const original = ctx.fillText;
+      ctx.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number) {
+        texts.push(text);
+        const right = x + this.measureText(text).width;
+        if (right > o.width - 2) overflow.push(`"${text}" ends at ${right.toFixed(1)} of ${o.width}`);
+        original.call(this, text, x, y);
+      };
+      try {
+        o.draw();
+      } finally {
+        ctx.fillText = original;
+      }
+      return { texts, overflow };
+    };
+    if (!screen) return { hook, texts: drawn ? redraw().texts : [], screen: null };
+    const one = (selector: string) => {
+      const all = document.querySelectorAll(selector);
+      if (all.length !== 1) throw new Error(`${selector}: ${all.length} elements, not one`);
+      return all[0];
+    };
+    const box = (selector: string): Box => {
+      const element = one(selector);
+      if (element.getClientRects().length === 0) return null;
+      const r = element.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    const visible = (selector: string) => {
+      const all = document.querySelectorAll(selector);
+      if (all.length > 1) throw new Error(`${selector}: ${all.length} elements, not one`);
+      if (all.length === 0) return false;
+      const element = all[0];
+      if (!element.checkVisibility() || getComputedStyle(element).visibility !== 'visible') return false;
+      const r = element.getBoundingClientRect();
+      return r.width > 0 && r.height > 0;
+    };
+    const { texts, overflow } = redraw();
+    return {
+      hook,
+      texts: drawn ? texts : [],
+      screen: {
+        hud: one('#hud').textContent,
+        path: one('#hud .path').textContent,
+        bodies: one('#hud .bodies').textContent,
+        boxes: {
+          '#hud': box('#hud'),
+          '#actions': box('#actions'),
+          '.sieve-overlay': box('.sieve-overlay'),
+          '.sieve-overlay canvas': box('.sieve-overlay canvas'),
+        } as Record<string, Box>,
+        message: visible('#message'),
+        overflow,
+      },
+    };
+  }, options);
+}
+
+/** Reads the game's test hook (plain values only). */
+async function hook(page: Page) {
+  return (await probe(page)).hook;
+}
+
+/** The box of one of the elements {@link probe} measures, which must have one. */
+function boxOf(screen: { boxes: Record<string, Box> }, selector: string) {
+  const box = screen.boxes[selector];
+  expect(box, `${selector} has no box`).not.toBeNull();
+  return box!;
 }
 
 /**
  * Checks what a new user sees: the HUD's path label names the path the game reports, no HUD, button or
  * message text lies over the playfield, and every line the overlay draws ends inside its panel
- * (measured with the canvas's own font).
+ * (measured with the canvas's own font). Returns what it read.
  */
 async function checkScreen(page: Page, what: string) {
-  const state = await hook(page);
-  expect(await page.locator('#hud .path').textContent(), what).toBe(state.path);
-  expect(await page.locator('#hud .bodies').textContent(), what).toBe(state.bodies.toLocaleString('en-US'));
+  const { hook: state, screen } = await probe(page, { screen: true });
+  const s = screen!;
+  expect(s.path, what).toBe(state.path);
+  expect(s.bodies, what).toBe(state.bodies.toLocaleString('en-US'));
   const field = state.playfield;
   for (const selector of ['#hud', '#actions']) {
-    const box = (await page.locator(selector).boundingBox())!;
+    const box = boxOf(s, selector);
     const apart =
       box.y + box.height <= field.y + 0.5 ||
       box.y >= field.y + field.height - 0.5 ||
@@ -98,49 +212,18 @@ async function checkScreen(page: Page, what: string) {
       `${what}: ${selector} ${JSON.stringify(box)} over the playfield ${JSON.stringify(field)}`,
     ).toBe(true);
   }
-  expect(await page.locator('#message').isVisible(), what).toBe(false);
-  const overflow = await page.evaluate(() => {
-    const o = window.__arcade!.overlay;
-    const ctx = o.canvas.getContext('2d')!;
-    const bad: string[] = [];
-    const original = ctx.fillText;
-    ctx.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number) {
-      const right = x + this.measureText(text).width;
-      if (right > o.width - 2) bad.push(`"${text}" ends at ${right.toFixed(1)} of ${o.width}`);
-      original.call(this, text, x, y);
-    };
-    try {
-      o.draw();
-    } finally {
-      ctx.fillText = original;
-    }
-    return bad;
-  });
-  expect(overflow, `${what}: overlay lines past the panel`).toEqual([]);
-  const panel = (await page.locator('.sieve-overlay').boundingBox())!;
+  expect(s.message, what).toBe(false);
+  expect(s.overflow, `${what}: overlay lines past the panel`).toEqual([]);
+  const panel = boxOf(s, '.sieve-overlay');
   expect(panel.y + panel.height, `${what}: overlay below the window`).toBeLessThanOrEqual(
     page.viewportSize()!.height,
   );
+  return { state, screen: s };
 }
 
 /** Redraws the overlay and returns every string it drew on its canvas (read from the page). */
-function drawnText(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const o = window.__arcade!.overlay;
-    const ctx = o.canvas.getContext('2d')!;
-    const texts: string[] = [];
-    const original = ctx.fillText;
-    ctx.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number) {
-      texts.push(text);
-      original.call(this, text, x, y);
-    };
-    try {
-      o.draw();
-    } finally {
-      ctx.fillText = original;
-    }
-    return texts;
-  });
+async function drawnText(page: Page): Promise<string[]> {
+  return (await probe(page, { drawn: true })).texts;
 }
 
 /** The words of the first drawn line that starts with `prefix` (a phase row, the legend). */
@@ -150,15 +233,15 @@ function words(texts: string[], prefix: string): string[] {
   return line!.trim().split(/\s+/);
 }
 
-/** Waits until the game has run `n` more frames (and physics steps) than now. */
+/** Waits until the game has run `n` more frames (and physics steps) than now; returns the hook then. */
 async function advance(page: Page, n: number) {
-  const before = await hook(page);
-  await page.waitForFunction(
-    ([f, s]) => (window.__arcade?.frame ?? 0) >= f && (window.__arcade?.steps ?? 0) >= s,
-    [before.frame + n, before.steps + n] as const,
-    { timeout: 20_000 },
-  );
-  return hook(page);
+  return (await probe(page, { frames: n })).hook;
+}
+
+/** {@link advance}, then the strings the overlay draws (one round trip). */
+async function advanceAndDraw(page: Page, n: number) {
+  const { hook, texts } = await probe(page, { frames: n, drawn: true });
+  return { hook, texts };
 }
 
 describe('arcade game in headless Chromium', () => {
@@ -211,7 +294,7 @@ describe('arcade game in headless Chromium', () => {
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
 
-    await page.goto(`${url}/?seed=1&test=1`);
+    await page.goto(`${url}/?seed=1&test=1&aa=0`);
     await page.waitForFunction(() => (window.__arcade?.frame ?? 0) > 10, undefined, { timeout: 20_000 });
     const start = await hook(page);
     expect(start.state).toBe('playing');
@@ -267,12 +350,11 @@ describe('arcade game in headless Chromium', () => {
     await page.keyboard.press('KeyC');
     const stockStart = await hook(page);
     expect(stockStart.mode).toBe('stock');
-    const stockEnd = await advance(page, 24);
+    const { hook: stockEnd, texts: stockText } = await advanceAndDraw(page, 24);
     expect(stockEnd.mode).toBe('stock');
     expect(stockEnd.path).toBe('stock');
     expect(stockEnd.comparison).toMatchObject({ label: 'sieve', world: '2500 debris' });
     // Stock mode: matter-js reports no broadphase / narrowphase split and no candidate count — "—", not 0.
-    const stockText = await drawnText(page);
     expect(words(stockText, 'broadphase').slice(1, 4)).toEqual(['—', '—', '—']);
     expect(words(stockText, 'narrowphase').slice(1, 4)).toEqual(['—', '—', '—']);
     expect(stockText.some((t) => t.includes('candidates —'))).toBe(true);
@@ -285,9 +367,11 @@ describe('arcade game in headless Chromium', () => {
     const sieveEnd = await advance(page, 36);
     expect(sieveEnd.state).toBe('playing');
 
-    // The overlay: its canvas is on the page, and its exported JSON has non-zero phase timings.
-    const box = (await page.locator('.sieve-overlay').boundingBox())!;
-    const canvasBox = (await page.locator('.sieve-overlay canvas').boundingBox())!;
+    // The overlay: its canvas is on the page, and its exported JSON has non-zero phase timings. The
+    // screen as a user sees it (checkScreen), the panel's and the canvas's boxes with it.
+    const { state: afterStock, screen } = await checkScreen(page, 'flooded, Sieve after stock');
+    const box = boxOf(screen, '.sieve-overlay');
+    const canvasBox = boxOf(screen, '.sieve-overlay canvas');
     expect(canvasBox.width).toBeGreaterThan(200);
     expect(canvasBox.height).toBeGreaterThan(400); // graphs tall enough to read
     const data = (await page.evaluate(() =>
@@ -334,11 +418,10 @@ describe('arcade game in headless Chromium', () => {
     expect(Number(words(sieveText, 'other')[2])).toBeGreaterThan(0);
 
     // Placement: the panel sits beside the playfield, never over it.
-    const field = (await hook(page)).playfield;
+    const field = afterStock.playfield;
     expect(box.x).toBeGreaterThanOrEqual(field.x + field.width - 0.5);
     const viewport = page.viewportSize()!;
     expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
-    await checkScreen(page, 'flooded, Sieve after stock');
 
     // For the report: median detector time per step in each mode, and the overlay's own cost.
     console.log(
@@ -397,21 +480,24 @@ describe('arcade game in headless Chromium', () => {
     await page.setViewportSize({ width: 800, height: 600 });
     await page.keyboard.press('KeyF');
     await advance(page, 5);
-    const small = (await hook(page)).playfield;
-    const smallBox = (await page.locator('.sieve-overlay').boundingBox())!;
+    const smallScreen = await checkScreen(page, '800×600');
+    const small = smallScreen.state.playfield;
+    const smallBox = boxOf(smallScreen.screen, '.sieve-overlay');
     expect(smallBox.x).toBeGreaterThanOrEqual(small.x + small.width - 0.5);
     expect(smallBox.y + smallBox.height).toBeLessThanOrEqual(600);
     expect(small.width).toBeGreaterThan(500); // two thirds of the window stay playfield
-    await checkScreen(page, '800×600');
     await page.screenshot({ path: join(root, 'test-results', 'arcade-800x600.png') });
 
     expect(errors).toEqual([]);
+    // Headless pages are never hidden: left open, the flooded game would go on running beside the
+    // next tests' pages.
+    await page.close();
   }, 120_000);
 
   it('parallel mode (?workers=2): the game in a Web Worker, the broadphase on 2 worker threads, per-worker times in the overlay', async () => {
     const page = await context!.newPage();
     const pageErrors = watch(page);
-    await page.goto(`${url}/?seed=1&test=1&workers=2&flood=1500`);
+    await page.goto(`${url}/?seed=1&test=1&aa=0&workers=2&flood=1500`);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     await page.waitForFunction(() => (window.__arcade?.parallel?.snapshots ?? 0) > 20, undefined, {
       timeout: 30_000,
@@ -421,16 +507,13 @@ describe('arcade game in headless Chromium', () => {
     expect(info.workers).toBeGreaterThanOrEqual(2);
     expect(info.fallbackReason).toBeNull();
     expect(info.crossOriginIsolated).toBe(true);
-    expect(await page.locator('#hud').textContent()).toContain('broadphase on 2 worker threads');
+    const { state: start, screen: startScreen } = await checkScreen(page, 'parallel mode');
+    expect(startScreen.hud).toContain('broadphase on 2 worker threads');
     // When worker threads pay, said at this size: not here, with 1 500 debris.
-    expect(await page.locator('#hud').textContent()).toMatch(
-      /pay from ~20,000 moving bodies; 1,5\d\d moving: one thread is faster/,
-    );
-    const start = await hook(page);
+    expect(startScreen.hud).toMatch(/pay from ~20,000 moving bodies; 1,5\d\d moving: one thread is faster/);
     expect(start.mode).toBe('sieve');
     expect(start.path).toBe('parallel');
     expect(start.world).toBe('1500 debris');
-    await checkScreen(page, 'parallel mode');
     expect(start.debris).toBe(1500);
     expect(start.bodies).toBeGreaterThan(1500);
 
@@ -457,8 +540,7 @@ describe('arcade game in headless Chromium', () => {
       undefined,
       { timeout: 20_000 },
     );
-    await advance(page, 30);
-    const text = await drawnText(page);
+    const { texts: text } = await advanceAndDraw(page, 30);
     for (const row of ['worker 1', 'worker 2']) {
       const w = words(text, row);
       expect(Number(w[3]), `${row}: ${w.join(' ')}`).toBeGreaterThan(0); // median ms
@@ -478,15 +560,15 @@ describe('arcade game in headless Chromium', () => {
     );
 
     // The taller panel still sits beside the playfield, within the window.
-    const box = (await page.locator('.sieve-overlay').boundingBox())!;
-    const field = (await hook(page)).playfield;
+    const { hook: now, screen } = await probe(page, { screen: true });
+    const box = boxOf(screen!, '.sieve-overlay');
+    const field = now.playfield;
     expect(box.x).toBeGreaterThanOrEqual(field.x + field.width - 0.5);
     expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
 
     // Stock ↔ Sieve still switches inside the worker; the segment follows the snapshots.
     await page.keyboard.press('KeyC');
-    await advance(page, 10);
-    const stock = await hook(page);
+    const stock = await advance(page, 10);
     expect(stock).toMatchObject({ mode: 'stock', path: 'stock', segment: 'stock', world: '1500 debris' });
     expect(stock.comparison).toMatchObject({ label: 'sieve', world: '1500 debris' });
     await page.keyboard.press('KeyO');
@@ -506,7 +588,7 @@ describe('arcade game in headless Chromium', () => {
     ({ server: plainServer, url: plainUrl } = await serveDir(dist));
     const page = await context!.newPage();
     const pageErrors = watch(page);
-    await page.goto(`${plainUrl}/?seed=1&test=1&workers=2&flood=300`);
+    await page.goto(`${plainUrl}/?seed=1&test=1&aa=0&workers=2&flood=300`);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
     await page.waitForFunction(() => (window.__arcade?.parallel?.snapshots ?? 0) > 20, undefined, {
       timeout: 30_000,

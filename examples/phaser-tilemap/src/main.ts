@@ -6,9 +6,10 @@
  *
  * Keys: arrows or A/D to run, up / W / space to jump, S switches Sieve on and off, O the overlay.
  * Physics runs at a fixed 60 Hz step (`autoUpdate: false`, stepped from `update`), so the simulation
- * does not depend on the frame rate. `?test=1` is the headless test's mode: one step a frame, the
- * player driven by a script, `&steps=N` stops after N steps, `&sieve=on|off|toggle` (toggle: switched
- * every 50 steps); `?props=N` sets the number of props.
+ * does not depend on the frame rate. `?test=1` is the headless test's mode: one step a frame (or
+ * `&stepsPerFrame=K`, as a slow frame's catch-up does), the player driven by a script, `&steps=N` stops
+ * after N steps, `&sieve=on|off|toggle` (toggle: switched every 50 steps); `?props=N` sets the number of
+ * props.
  */
 import { installSieve, type SieveDetector } from '@sieve/matter';
 import { Overlay } from '@sieve/overlay';
@@ -20,6 +21,8 @@ import { makeTextures } from './textures.js';
 const params = new URLSearchParams(location.search);
 const TEST = params.get('test') === '1';
 const STEP_LIMIT = Number(params.get('steps') ?? Number.POSITIVE_INFINITY);
+/** Steps a frame in the test mode: the same steps in fewer frames (a frame is 1/60 s however short). */
+const TEST_STEPS_PER_FRAME = Math.max(1, Math.floor(Number(params.get('stepsPerFrame') ?? 1)) || 1);
 const SIEVE = params.get('sieve') ?? 'on';
 const PROPS = Number(params.get('props') ?? 300);
 /** One physics step, ms. */
@@ -197,8 +200,9 @@ class LevelScene extends Phaser.Scene {
 
   override update(_time: number, delta: number): void {
     if (this.steps >= STEP_LIMIT) return;
-    // Fixed steps: one a frame in the test, else as many as the elapsed time calls for (at most 4).
-    let n = 1;
+    // Fixed steps: one a frame in the test (or `stepsPerFrame`), else as many as the elapsed time calls
+    // for (at most 4).
+    let n = TEST_STEPS_PER_FRAME;
     if (!TEST) {
       this.accumulator = Math.min(this.accumulator + delta, 4 * DT);
       n = Math.floor(this.accumulator / DT);

@@ -5,38 +5,57 @@
  */
 import { installSieve, type SieveDetector } from '@sieve/matter';
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from './harness.js';
-import { churn, sleepingPile, stacksAndPile } from './scenes.js';
+import { compareRunsEach, sharedRuns } from './harness.js';
+import { churn, type Scene, sleepingPile, stacksAndPile } from './scenes.js';
 
 /** Both of the Sieve detector's paths: the incremental broadphase, and the sweep of small worlds. */
-describe.each([
-  { path: 'broadphase', sweepBelow: 0 },
-  { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY },
-])('Sieve detector ($path path) vs stock, bit for bit', ({ path, sweepBelow }) => {
-  let installed: SieveDetector | undefined;
-  const sieve = (engine: Parameters<typeof installSieve>[0]) => {
-    installed = installSieve(engine, { sweepBelow });
-  };
+const PATHS = [
+  { path: 'broadphase', sweepBelow: 0, index: 0 },
+  { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY, index: 1 },
+];
 
+/**
+ * A scene compared with stock on both paths, with one stock run: per path, the comparison and the
+ * path its detector answered the last update on.
+ */
+function onBothPaths(build: () => Scene, steps: number) {
+  const installed: (SieveDetector | undefined)[] = [];
+  const result = sharedRuns(() =>
+    compareRunsEach(
+      build,
+      steps,
+      PATHS.map(({ sweepBelow }, i) => (engine: Parameters<typeof installSieve>[0]) => {
+        installed[i] = installSieve(engine, { sweepBelow });
+      }),
+    ),
+  );
+  return (i: number) => ({ ...result(i), path: installed[i]?.stats.path });
+}
+
+const stacks = onBothPaths(() => stacksAndPile(1, 220), 300);
+const sleeping = onBothPaths(() => sleepingPile(2), 400);
+const churning = onBothPaths(() => churn(3), 300);
+
+describe.each(PATHS)('Sieve detector ($path path) vs stock, bit for bit', ({ path, index }) => {
   it('stacks of boxes (equal min.x) beside a falling pile of circles, boxes and polygons, 300 updates', () => {
-    const r = compareRuns(() => stacksAndPile(1, 220), 300, sieve);
-    expect(installed?.stats.path).toBe(path);
+    const r = stacks(index);
+    expect(r.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
     expect(r.totalCollisions).toBeGreaterThan(10000); // the scene really collides
   });
 
   it('sleeping enabled: bodies settle, sleep, and are woken by late arrivals, 400 updates', () => {
-    const r = compareRuns(() => sleepingPile(2), 400, sieve);
-    expect(installed?.stats.path).toBe(path);
+    const r = sleeping(index);
+    expect(r.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
     expect(r.totalStarts).toBeGreaterThan(50);
   });
 
   it('bodies added and removed mid-run, a static platform moved by hand, gravity changed, 300 updates', () => {
-    const r = compareRuns(() => churn(3), 300, sieve);
-    expect(installed?.stats.path).toBe(path);
+    const r = churning(index);
+    expect(r.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
   });

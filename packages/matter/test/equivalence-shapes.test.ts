@@ -6,43 +6,65 @@
 import { installSieve, type SieveDetector } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from './harness.js';
-import { compoundBodies, fastBodies, filtersAndSensors } from './scenes.js';
+import { compareRuns, compareRunsEach, sharedRuns } from './harness.js';
+import { compoundBodies, fastBodies, filtersAndSensors, type Scene } from './scenes.js';
 
 /** Both of the Sieve detector's paths: the incremental broadphase, and the sweep of small worlds. */
-describe.each([
-  { path: 'broadphase', sweepBelow: 0 },
-  { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY },
-])('Sieve detector ($path path) vs stock, bit for bit', ({ path, sweepBelow }) => {
-  let installed: SieveDetector | undefined;
-  const sieve = (engine: Parameters<typeof installSieve>[0]) => {
-    installed = installSieve(engine, { sweepBelow });
-  };
+const PATHS = [
+  { path: 'broadphase', sweepBelow: 0, index: 0 },
+  { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY, index: 1 },
+];
 
+/**
+ * A scene compared with stock on both paths, with one stock run: per path, the comparison and the
+ * path its detector answered the last update on.
+ */
+function onBothPaths(build: () => Scene, steps: number) {
+  const installed: (SieveDetector | undefined)[] = [];
+  const result = sharedRuns(() =>
+    compareRunsEach(
+      build,
+      steps,
+      PATHS.map(({ sweepBelow }, i) => (engine: Parameters<typeof installSieve>[0]) => {
+        installed[i] = installSieve(engine, { sweepBelow });
+      }),
+    ),
+  );
+  return (i: number) => ({ ...result(i), path: installed[i]?.stats.path });
+}
+
+const fast = onBothPaths(() => fastBodies(4), 300);
+const compound = onBothPaths(() => compoundBodies(5), 300);
+const filters = onBothPaths(() => filtersAndSensors(6), 300);
+
+describe.each(PATHS)('Sieve detector ($path path) vs stock, bit for bit', ({ path, index }) => {
   it('fast bodies (tens of px per step) among slow ones, 300 updates', () => {
-    const r = compareRuns(() => fastBodies(4), 300, sieve);
-    expect(installed?.stats.path).toBe(path);
+    const r = fast(index);
+    expect(r.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
     expect(r.totalStarts).toBeGreaterThan(100);
   });
 
   it('compound bodies (parts[1..] collide, parent bounds gate), 300 updates', () => {
-    const r = compareRuns(() => compoundBodies(5), 300, sieve);
-    expect(installed?.stats.path).toBe(path);
+    const r = compound(index);
+    expect(r.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
     expect(r.totalCollisions).toBeGreaterThan(1000);
   });
 
   it('collision filters (groups ±, categories, masks) and sensors, 300 updates', () => {
-    const r = compareRuns(() => filtersAndSensors(6), 300, sieve);
-    expect(installed?.stats.path).toBe(path);
+    const r = filters(index);
+    expect(r.path).toBe(path);
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
     expect(r.totalCollisions).toBeGreaterThan(1000);
   });
+});
 
+// Independent of the path (the default options): once, not once per path.
+describe('the stock comparison', () => {
   it('the comparison catches a reordered collisions array and a 1e-12 px nudge', () => {
     // Same pairs, other order: reverse the second engine's collisions (a wrapper over the Sieve one).
     let wrapped: typeof Matter.Detector.collisions | undefined;

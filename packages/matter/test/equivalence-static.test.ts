@@ -9,7 +9,7 @@ import { Octree } from '@sieve/core';
 import { installSieve, type SieveDetector, type SieveOptions } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from './harness.js';
+import { compareRuns, compareRunsEach, sharedRuns } from './harness.js';
 import { changingTiles, tilemapScene } from './staticScenes.js';
 
 const setups: [string, SieveOptions][] = [
@@ -20,47 +20,56 @@ const setups: [string, SieveOptions][] = [
 ];
 
 describe('bodies changing between static and moving', () => {
-  for (const [name, options] of setups) {
+  // One stock run for every setup; per setup, the updates its detector answered on the broadphase path.
+  const paths = setups.map(() => 0);
+  const changing = sharedRuns(() =>
+    compareRunsEach(
+      () => changingTiles(Matter, 5),
+      420,
+      setups.map(([, options], i) => (engine: Matter.Engine) => {
+        const sieve = installSieve(engine, options);
+        Matter.Events.on(engine, 'afterUpdate', () => {
+          if (sieve.stats.path === 'broadphase') paths[i]++;
+        });
+      }),
+    ),
+  );
+  setups.forEach(([name, options], i) => {
     it(`crumbling and freezing tiles, frozen bodies, a moved static platform, sleep and wake: ${name}`, () => {
-      let paths = 0;
-      const r = compareRuns(
-        () => changingTiles(Matter, 5),
-        420,
-        (engine) => {
-          const sieve = installSieve(engine, options);
-          Matter.Events.on(engine, 'afterUpdate', () => {
-            if (sieve.stats.path === 'broadphase') paths++;
-          });
-        },
-      );
+      const r = changing(i);
       expect(r.what).toBe('');
       expect(r.firstDifference).toBe(-1);
       expect(r.totalStarts).toBeGreaterThan(100);
-      if (options.sweepBelow === 0) expect(paths).toBe(420);
-      if (options.sweepBelow === Number.POSITIVE_INFINITY) expect(paths).toBe(0);
+      if (options.sweepBelow === 0) expect(paths[i]).toBe(420);
+      if (options.sweepBelow === Number.POSITIVE_INFINITY) expect(paths[i]).toBe(0);
     });
-  }
+  });
 });
 
 describe('static bodies tracked (the default) and read every step (trackStatic: false)', () => {
-  for (const [name, options] of [
+  const tracking: [string, SieveOptions][] = [
     ['tracked, default path', {}],
     ['tracked, broadphase path', { sweepBelow: 0 }],
     ['read every step', { trackStatic: false }],
-  ] as [string, SieveOptions][]) {
+  ];
+  // One stock run for the three.
+  const changing = sharedRuns(() =>
+    compareRunsEach(
+      () => changingTiles(Matter, 7, false),
+      420,
+      tracking.map(([, options]) => (engine: Matter.Engine) => {
+        installSieve(engine, options);
+      }),
+    ),
+  );
+  tracking.forEach(([name], i) => {
     it(`crumbling, freezing, moved, turned and scaled static bodies, sleeping off: ${name}`, () => {
-      const r = compareRuns(
-        () => changingTiles(Matter, 7, false),
-        420,
-        (engine) => {
-          installSieve(engine, options);
-        },
-      );
+      const r = changing(i);
       expect(r.what).toBe('');
       expect(r.firstDifference).toBe(-1);
       expect(r.totalStarts).toBeGreaterThan(100);
     });
-  }
+  });
 });
 
 describe('tilemap worlds', () => {

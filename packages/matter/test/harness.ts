@@ -207,28 +207,76 @@ export function compareRuns(
   perStep?: (engine: Matter.Engine, step: number) => void,
   M: HarnessMatter = Matter,
 ): Comparison {
+  return compareRunsEach(build, steps, [setup], perStep, M)[0]();
+}
+
+/**
+ * {@link compareRuns} of one scene under several setups, with one stock engine: the scene is built
+ * once for stock and once per setup, every engine is updated in lockstep, and each changed engine is
+ * compared with stock after every update, exactly as {@link compareRuns} compares its two (stock's
+ * run is the same whichever engines run beside it, so one serves every setup). Returns, per setup, a
+ * function giving its comparison, or throwing what its setup, `perStep` or its engine's updates threw
+ * (an engine that differs or throws is not updated any further; the others go on).
+ */
+export function compareRunsEach(
+  build: () => Scene,
+  steps: number,
+  setups: readonly ((engine: Matter.Engine) => void)[],
+  perStep?: (engine: Matter.Engine, step: number) => void,
+  M: HarnessMatter = Matter,
+): (() => Comparison)[] {
   const a = build();
-  const b = build();
+  const changed = setups.map(() => build());
   const namerA = new Namer();
-  const namerB = new Namer();
   const recA = recorder(a.engine, namerA, M);
-  const recB = recorder(b.engine, namerB, M);
-  setup(b.engine);
+  const sa = new StateBuffer();
+  interface Run {
+    scene: Scene;
+    namer: Namer;
+    rec: ReturnType<typeof recorder>;
+    state: StateBuffer;
+    result: Comparison | null;
+    thrown: { error: unknown } | null;
+  }
+  const runs: Run[] = changed.map((scene) => {
+    const namer = new Namer();
+    return {
+      scene,
+      namer,
+      rec: recorder(scene.engine, namer, M),
+      state: new StateBuffer(),
+      result: null,
+      thrown: null,
+    };
+  });
+  /** Runs `f` for a changed engine; what it throws ends that engine's run. */
+  const guard = (run: Run, f: () => void) => {
+    if (run.result || run.thrown) return;
+    try {
+      f();
+    } catch (error) {
+      run.thrown = { error };
+    }
+  };
+  for (let i = 0; i < runs.length; i++) guard(runs[i], () => setups[i](runs[i].scene.engine));
   let totalCollisions = 0;
   let totalStarts = 0;
   const delta = 1000 / 60;
-  const sa = new StateBuffer();
-  const sb = new StateBuffer();
   for (let step = 0; step < steps; step++) {
+    const live = runs.filter((run) => !run.result && !run.thrown);
+    if (live.length === 0) break;
     a.beforeStep?.(step);
-    b.beforeStep?.(step);
-    perStep?.(b.engine, step);
+    for (const run of live) {
+      guard(run, () => {
+        run.scene.beforeStep?.(step);
+        perStep?.(run.scene.engine, step);
+      });
+    }
     namerA.refresh(a.engine, M);
-    namerB.refresh(b.engine, M);
+    for (const run of live) guard(run, () => run.namer.refresh(run.scene.engine, M));
     M.Engine.update(a.engine, delta);
-    M.Engine.update(b.engine, delta);
+    for (const run of live) guard(run, () => M.Engine.update(run.scene.engine, delta));
     const ta = recA.take();
-    const tb = recB.take();
     totalCollisions += a.engine.pairs.list.length;
     totalStarts += ta.events.filter((e) => e.startsWith('collisionStart')).length;
     const fail = (what: string): Comparison => ({
@@ -238,16 +286,47 @@ export function compareRuns(
       totalStarts,
       steps,
     });
-    if (ta.collisions !== tb.collisions) {
-      return fail(
-        `collisions differ:\n stock ${ta.collisions.slice(0, 300)}\n sieve ${tb.collisions.slice(0, 300)}`,
-      );
+    const stockEvents = ta.events.join('|');
+    let stateRead = false;
+    for (const run of live) {
+      guard(run, () => {
+        const tb = run.rec.take();
+        if (ta.collisions !== tb.collisions) {
+          run.result = fail(
+            `collisions differ:\n stock ${ta.collisions.slice(0, 300)}\n sieve ${tb.collisions.slice(0, 300)}`,
+          );
+          return;
+        }
+        if (stockEvents !== tb.events.join('|')) {
+          run.result = fail('events differ');
+          return;
+        }
+        if (!stateRead) {
+          readState(a.engine, namerA, M, sa, step);
+          stateRead = true;
+        }
+        readState(run.scene.engine, run.namer, M, run.state, step);
+        const differs = stateDifference(sa, run.state);
+        if (differs) run.result = fail(differs);
+      });
     }
-    if (ta.events.join('|') !== tb.events.join('|')) return fail('events differ');
-    readState(a.engine, namerA, M, sa, step);
-    readState(b.engine, namerB, M, sb, step);
-    const differs = stateDifference(sa, sb);
-    if (differs) return fail(differs);
   }
-  return { firstDifference: -1, what: '', totalCollisions, totalStarts, steps };
+  const done: Comparison = { firstDifference: -1, what: '', totalCollisions, totalStarts, steps };
+  return runs.map((run) => () => {
+    if (run.thrown) throw run.thrown.error;
+    return run.result ?? done;
+  });
+}
+
+/**
+ * One {@link compareRunsEach} for a group of tests that each check one setup of the same scene: run
+ * by whichever test of the group comes first, its results kept for the others (`result(i)`: setup
+ * i's comparison, or what it threw, thrown).
+ */
+export function sharedRuns(run: () => (() => Comparison)[]): (i: number) => Comparison {
+  let results: (() => Comparison)[] | undefined;
+  return (i) => {
+    results ??= run();
+    return results[i]();
+  };
 }
