@@ -144,7 +144,8 @@ export class StaticTracker {
   loopArray(bodies: TrackedBody[]): TrackedBody[] {
     if (!this.live || bodies !== this.list) return bodies;
     this.refreshActive();
-    return this.active;
+    // Every body visited (a world without static bodies): the list itself.
+    return this.activeCount === bodies.length ? bodies : this.active;
   }
 
   /**
@@ -155,7 +156,7 @@ export class StaticTracker {
   afterPositionPass(bodies: TrackedBody[]): void {
     const list = this.list;
     if (list === null || bodies !== list) return;
-    if (this.live) {
+    if (this.live && this.visitedCount() < list.length) {
       const pairs = this.engine.pairs?.list;
       if (pairs !== undefined) {
         for (let i = 0; i < pairs.length; i++) {

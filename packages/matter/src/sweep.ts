@@ -95,7 +95,8 @@ export class StockSweep {
       this.rec = new Int32Array(c);
       this.cachedBodies = null;
     }
-    const tracked = tracker?.tracking === true;
+    // Tracked while it saves reading: most bodies static and unchanged (a crowd is read whole).
+    const tracked = tracker?.tracking === true && 2 * tracker.visitedCount() < n;
     let incremental =
       tracked &&
       tracker.live &&
