@@ -3,34 +3,9 @@
  * order), the same collision events, and every body at exactly the same position, angle and velocity
  * (Object.is on every number) — piles, stacks with tied x-bounds, sleeping, bodies added and removed.
  */
-import { installSieve, type SieveDetector } from '@sieve/matter';
 import { describe, expect, it } from 'vitest';
-import { compareRunsEach, sharedRuns } from './harness.js';
-import { churn, type Scene, sleepingPile, stacksAndPile } from './scenes.js';
-
-/** Both of the Sieve detector's paths: the incremental broadphase, and the sweep of small worlds. */
-const PATHS = [
-  { path: 'broadphase', sweepBelow: 0, index: 0 },
-  { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY, index: 1 },
-];
-
-/**
- * A scene compared with stock on both paths, with one stock run: per path, the comparison and the
- * path its detector answered the last update on.
- */
-function onBothPaths(build: () => Scene, steps: number) {
-  const installed: (SieveDetector | undefined)[] = [];
-  const result = sharedRuns(() =>
-    compareRunsEach(
-      build,
-      steps,
-      PATHS.map(({ sweepBelow }, i) => (engine: Parameters<typeof installSieve>[0]) => {
-        installed[i] = installSieve(engine, { sweepBelow });
-      }),
-    ),
-  );
-  return (i: number) => ({ ...result(i), path: installed[i]?.stats.path });
-}
+import { onBothPaths, PATHS } from './bothPaths.js';
+import { churn, sleepingPile, stacksAndPile } from './scenes.js';
 
 const stacks = onBothPaths(() => stacksAndPile(1, 220), 300);
 const sleeping = onBothPaths(() => sleepingPile(2), 400);

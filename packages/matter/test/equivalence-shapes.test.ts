@@ -3,35 +3,13 @@
  * compound bodies (collisions between parts), collision filters (groups, categories, masks) and
  * sensors. Also shows the comparison can fail: a perturbed engine is caught.
  */
-import { installSieve, type SieveDetector } from '@sieve/matter';
+
+import { installSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
-import { compareRuns, compareRunsEach, sharedRuns } from './harness.js';
-import { compoundBodies, fastBodies, filtersAndSensors, type Scene } from './scenes.js';
-
-/** Both of the Sieve detector's paths: the incremental broadphase, and the sweep of small worlds. */
-const PATHS = [
-  { path: 'broadphase', sweepBelow: 0, index: 0 },
-  { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY, index: 1 },
-];
-
-/**
- * A scene compared with stock on both paths, with one stock run: per path, the comparison and the
- * path its detector answered the last update on.
- */
-function onBothPaths(build: () => Scene, steps: number) {
-  const installed: (SieveDetector | undefined)[] = [];
-  const result = sharedRuns(() =>
-    compareRunsEach(
-      build,
-      steps,
-      PATHS.map(({ sweepBelow }, i) => (engine: Parameters<typeof installSieve>[0]) => {
-        installed[i] = installSieve(engine, { sweepBelow });
-      }),
-    ),
-  );
-  return (i: number) => ({ ...result(i), path: installed[i]?.stats.path });
-}
+import { onBothPaths, PATHS } from './bothPaths.js';
+import { compareRuns } from './harness.js';
+import { compoundBodies, fastBodies, filtersAndSensors } from './scenes.js';
 
 const fast = onBothPaths(() => fastBodies(4), 300);
 const compound = onBothPaths(() => compoundBodies(5), 300);

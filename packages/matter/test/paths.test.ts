@@ -3,7 +3,7 @@
  * broadphase for large or mostly resting ones — and the switches between them as a world grows,
  * shrinks and falls asleep: every switch must leave the simulation exactly as stock's.
  */
-import { installSieve, type SieveDetector } from '@sieve/matter';
+import { installSieve, type SieveDetector, type SieveOptions } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from './harness.js';
@@ -78,6 +78,30 @@ function wakeAndSleep(seed: number): Scene {
       }
     },
   };
+}
+
+/**
+ * `k` static bars of width `width` spanning x first in the x-order, `a` awake circles spread under them
+ * (40 px apart, never overlapping in x): the sweep visits exactly k × a pairs. Sieve installed with
+ * `sweepBelow: 100` and `options`; `bar(i)` makes one more bar, `steps(n)` runs n updates.
+ */
+function barsOverCircles(k: number, a: number, width: number, options: SieveOptions) {
+  const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
+  const sieve = installSieve(e, { sweepBelow: 100, ...options });
+  const bar = (i: number) => Bodies.rectangle(width / 2, -10 - 4 * i, width, 4, { isStatic: true });
+  const bars: Matter.Body[] = [];
+  for (let i = 0; i < k; i++) bars.push(bar(i));
+  const circles: Matter.Body[] = [];
+  for (let i = 0; i < a; i++) {
+    const c = Bodies.circle(100 + 40 * i, 300, 5);
+    Matter.Body.setVelocity(c, { x: 0, y: 0.05 });
+    circles.push(c);
+  }
+  Composite.add(e.world, [...bars, ...circles]);
+  const steps = (n: number) => {
+    for (let i = 0; i < n; i++) Engine.update(e, 16);
+  };
+  return { e, sieve, bar, bars, steps };
 }
 
 describe('sweep ↔ broadphase switching', () => {
@@ -188,21 +212,7 @@ describe('sweep ↔ broadphase switching', () => {
   it('switches at the documented counts: visits ≥ 11 per body + 100 per awake body, kept down to 3/4 of it', () => {
     // K static bars spanning x first in the x-order, A awake circles spread under them: the sweep
     // visits exactly K × A pairs (each bar with each awake body; the circles never overlap in x).
-    const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
-    const sieve = installSieve(e, { sweepBelow: 100, trackStatic: false });
-    const bar = (i: number) => Bodies.rectangle(500, -10 - 4 * i, 1000, 4, { isStatic: true });
-    const bars: Matter.Body[] = [];
-    for (let i = 0; i < 246; i++) bars.push(bar(i));
-    const circles: Matter.Body[] = [];
-    for (let i = 0; i < 20; i++) {
-      const c = Bodies.circle(100 + 40 * i, 300, 5);
-      Matter.Body.setVelocity(c, { x: 0, y: 0.05 });
-      circles.push(c);
-    }
-    Composite.add(e.world, [...bars, ...circles]);
-    const steps = (k: number) => {
-      for (let i = 0; i < k; i++) Engine.update(e, 16);
-    };
+    const { e, sieve, bar, bars, steps } = barsOverCircles(246, 20, 1000, { trackStatic: false });
     steps(30);
     // 246 × 20 = 4920 visits < 11 × 266 + 100 × 20 = 4926.
     expect((sieve as unknown as { visits: number }).visits).toBe(4920);
@@ -226,21 +236,7 @@ describe('sweep ↔ broadphase switching', () => {
 
   it('with static bodies tracked (the default), switches at 40 visits per body + 100 per awake body', () => {
     // The same layout: K bars over A awake circles, the sweep visiting K × A pairs.
-    const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
-    const sieve = installSieve(e, { sweepBelow: 100 });
-    const bar = (i: number) => Bodies.rectangle(2000, -10 - 4 * i, 4000, 4, { isStatic: true });
-    const bars: Matter.Body[] = [];
-    for (let i = 0; i < 419; i++) bars.push(bar(i));
-    const circles: Matter.Body[] = [];
-    for (let i = 0; i < 60; i++) {
-      const c = Bodies.circle(100 + 40 * i, 300, 5);
-      Matter.Body.setVelocity(c, { x: 0, y: 0.05 });
-      circles.push(c);
-    }
-    Composite.add(e.world, [...bars, ...circles]);
-    const steps = (k: number) => {
-      for (let i = 0; i < k; i++) Engine.update(e, 16);
-    };
+    const { e, sieve, bar, steps } = barsOverCircles(419, 60, 4000, {});
     steps(30);
     // 419 × 60 = 25 140 visits < 40 × 479 + 100 × 60 = 25 160.
     expect((sieve as unknown as { visits: number }).visits).toBe(25140);
