@@ -22,9 +22,9 @@ import { growArray } from '@sieve/core';
 /** Extra cost of the broadphase path per body, in sweep visits. */
 export const PER_BODY = 11;
 /**
- * The same while static bodies are tracked: the sweep then reads only the moving bodies, the
- * broadphase path still every body's bounds (about 30 visits' time each, measured on the tilemap
- * levels of `bench:matter`).
+ * The same while the sweep reads only the visited bodies (static bodies tracked): the broadphase path
+ * still reads every body's bounds, about 30 visits' time each (estimated from the per-body read and
+ * visit costs, and checked on the tilemap levels of `bench:matter`, where the choice is the faster path).
  */
 export const PER_BODY_TRACKED = 40;
 /** Extra cost of the broadphase path per awake body, in sweep visits. */
@@ -34,7 +34,7 @@ export const COUNT_VISITS_EVERY = 16;
 
 /**
  * The broadphase's upkeep, in sweep visits, for `bodies` bodies of which `awake` are neither static
- * nor sleeping (`tracked`: static bodies tracked, see `SieveOptions.trackStatic`): the broadphase is
+ * nor sleeping (`tracked`: the sweep reads only the visited bodies, see `SieveOptions.trackStatic`): the broadphase is
  * preferred when the sweep visits at least this many pairs a step, and kept while it visits at least
  * 3/4 of it.
  */

@@ -229,9 +229,9 @@ export class SieveDetector {
     this.contrary = 0;
   }
 
-  /** Whether the static bodies are tracked this step (the sweep then reads only the moving ones). */
+  /** Whether the sweep reads only the visited bodies this step (static bodies tracked, most of them unvisited). */
   private get tracked(): boolean {
-    return this.tracker?.tracking === true;
+    return this.tracker?.savesReads(this.detector.bodies.length) === true;
   }
 
   /** Whether this detector is still installed on its engine. */

@@ -99,6 +99,14 @@ export class StaticTracker {
   }
 
   /**
+   * Whether a reader of bounds saves by reading only the visited bodies this step: the step is
+   * tracked and fewer than half of the `n` bodies are visited (a crowd is cheaper read whole).
+   */
+  savesReads(n: number): boolean {
+    return this.tracking && 2 * this.visitedCount() < n;
+  }
+
+  /**
    * Whether this step is tracked: its first loop ran through the tracker on the classified list and it
    * is not the step after a new list. Then a body that is not visited holds what it held when the
    * previous step read it.

@@ -95,8 +95,7 @@ export class StockSweep {
       this.rec = new Int32Array(c);
       this.cachedBodies = null;
     }
-    // Tracked while it saves reading: most bodies static and unchanged (a crowd is read whole).
-    const tracked = tracker?.tracking === true && 2 * tracker.visitedCount() < n;
+    const tracked = tracker?.savesReads(n) === true;
     let incremental =
       tracked &&
       tracker.live &&

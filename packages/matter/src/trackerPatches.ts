@@ -48,8 +48,13 @@ const BODY_CHANGES = [
   'applyForce',
 ] as const;
 
-/** `[namespace, function]` of the per-body loops of `Engine.update`. */
+/**
+ * `[namespace, function]` of the per-body loops of `Engine.update`, in the order it calls them (the
+ * gravity pass, first every step, starts the tracker's step). Each takes the bodies and at most one
+ * more argument (delta, gravity).
+ */
 const LOOPS = [
+  ['Engine', '_bodiesApplyGravity'],
   ['Engine', '_bodiesUpdate'],
   ['Engine', '_bodiesUpdateVelocities'],
   ['Engine', '_bodiesClearForces'],
@@ -80,7 +85,6 @@ export function canTrack(matter: unknown): boolean {
   const m = matter as Record<string, Namespace | undefined>;
   const has = (ns: string, fn: string) => typeof m[ns]?.[fn] === 'function';
   return (
-    has('Engine', '_bodiesApplyGravity') &&
     LOOPS.every(([ns, fn]) => has(ns, fn)) &&
     has('Resolver', 'postSolvePosition') &&
     has('Sleeping', 'set') &&
@@ -160,31 +164,21 @@ export function addTracker(matter: object, tracker: StaticTracker): void {
           },
       ),
     );
-    wrapped.push(
-      wrap(
-        m.Engine,
-        '_bodiesApplyGravity',
-        (original) =>
-          function (this: unknown, bodies: TrackedBody[], gravity: unknown) {
-            const tracker = trackerOf(trackers, bodies);
-            return original.call(this, tracker === null ? bodies : tracker.beginStep(bodies), gravity);
-          },
-      ),
-    );
     for (const [ns, name] of LOOPS) {
+      const begins = name === '_bodiesApplyGravity';
       wrapped.push(
         wrap(
           m[ns],
           name,
           (original) =>
-            function (this: unknown, bodies: TrackedBody[]) {
+            function (this: unknown, bodies: TrackedBody[], more: unknown) {
               const tracker = trackerOf(trackers, bodies);
-              // biome-ignore lint/complexity/noArguments: forwards every other argument as given
-              const args = arguments as unknown as unknown[];
-              if (tracker === null) return original.apply(this, args);
-              return args.length === 2
-                ? original.call(this, tracker.loopArray(bodies), args[1])
-                : original.call(this, tracker.loopArray(bodies));
+              if (tracker === null) return original.call(this, bodies, more);
+              return original.call(
+                this,
+                begins ? tracker.beginStep(bodies) : tracker.loopArray(bodies),
+                more,
+              );
             },
         ),
       );

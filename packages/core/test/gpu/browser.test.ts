@@ -7,40 +7,18 @@
  * reported as skipped with the reason (set SIEVE_REQUIRE_WEBGPU=1 to fail instead); the CPU fallback
  * is checked either way.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumOptions, closeServer, executablePath, serveDir } from '../../../../test/support/browser.js';
 import type { PageReport } from './page.js';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const entry = fileURLToPath(new URL('./page.ts', import.meta.url));
-
-/** Serves `index.html` and `page.js` of `dir` on 127.0.0.1 at a free port. */
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const file = path === '/page.js' ? 'page.js' : path === '/' || path === '/index.html' ? 'index.html' : '';
-    if (!file) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': file.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/html; charset=utf-8',
-    });
-    res.end(readFileSync(join(dir, file)));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    ),
-  );
-}
 
 describe('GPU triangle pass in headless Chromium (SwiftShader WebGPU)', () => {
   let browser: Browser | undefined;
@@ -66,23 +44,10 @@ describe('GPU triangle pass in headless Chromium (SwiftShader WebGPU)', () => {
       '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>sieve gpu</title></head>' +
         '<body><script type="module" src="/page.js"></script></body></html>',
     );
-    ({ server, url: serverUrl } = await serve(dir));
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--enable-unsafe-webgpu',
-        '--use-webgpu-adapter=swiftshader',
-      ],
-    });
+    ({ server, url: serverUrl } = await serveDir(dir));
+    browser = await chromium.launch(
+      chromiumOptions(['--headless', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader']),
+    );
     const page = await browser.newPage();
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     page.on('console', (m) => {
@@ -104,7 +69,7 @@ describe('GPU triangle pass in headless Chromium (SwiftShader WebGPU)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await closeServer(server);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
