@@ -22,8 +22,10 @@
  * `--spin-us=20` how long its threads spin at a barrier before they sleep.
  *
  * `×N` is N regions on N threads: N − 1 workers and the calling thread, which runs region 0 while it
- * waits (`×1`: one worker). The host's serial part is the wall time of `update()` outside the workers'
- * command (preparing the frame, concatenating the pair lists).
+ * waits — `×1` is the calling thread alone, a plain SweepAndPrune underneath (no worker), and
+ * `×1 (worker)` one region on one worker thread (`callerRegion: false`). The host's serial part is the
+ * wall time of `update()` outside the workers' command (preparing the frame, concatenating the pair
+ * lists).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -107,6 +109,12 @@ export function workerCounts(): number[] {
 
 const SEQ = 'Sieve SweepAndPrune';
 
+/** A parallel contestant: its worker count, and `callerRegion` when not the default. */
+interface ParallelSpec {
+  workers: number;
+  callerRegion?: false;
+}
+
 /**
  * The parallel broadphase on `workers` threads. `direct`: fed without a copy — `mirror` receives a
  * function that writes the scene's bounds into the broadphase's shared array (the scene calls it as it
@@ -114,7 +122,7 @@ const SEQ = 'Sieve SweepAndPrune';
  * `moveMany` (`bulk`) or `move()` per body, as SweepAndPrune is.
  */
 function parallelContestant(
-  workers: number,
+  { workers, callerRegion }: ParallelSpec,
   bulk: boolean,
   slowest: number[],
   phases: Record<string, number[]>,
@@ -124,7 +132,8 @@ function parallelContestant(
   mirrors: Array<(bounds: Float64Array) => void>,
 ): Contestant {
   let bp: ParallelSweepAndPrune;
-  const name = `Sieve ParallelSweepAndPrune ×${workers}${direct ? '' : bulk ? ' (moveMany)' : ' (move)'}`;
+  const feed = direct ? '' : bulk ? ' (moveMany)' : ' (move)';
+  const name = `Sieve ParallelSweepAndPrune ×${workers}${callerRegion === false ? ' (worker)' : ''}${feed}`;
   const c = sieveByBody(
     name,
     () => {
@@ -132,6 +141,7 @@ function parallelContestant(
         dimensions: 3,
         workers,
         workerUrl,
+        callerRegion,
         twoPhase: o.twoPhase,
         rebalanceAt: o.rebalanceAt,
       });
@@ -183,10 +193,13 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
   if (!existsSync(fileURLToPath(workerUrl))) {
     throw new Error(`${fileURLToPath(workerUrl)} is missing: run \`pnpm build\` first`);
   }
-  // The worker counts, then the largest again fed through moveMany / move().
+  // The worker counts (and one region on a worker thread, with 1), then the largest again fed through
+  // moveMany / move().
   const counts = [...(o.workers ?? workerCounts())];
-  counts.push(counts[counts.length - 1]);
-  const copied = counts.length - 1;
+  const specs: ParallelSpec[] = counts.map((workers) => ({ workers }));
+  if (counts.includes(1)) specs.push({ workers: 1, callerRegion: false });
+  specs.push({ workers: counts[counts.length - 1] });
+  const copied = specs.length - 1;
   const rows: ParallelRow[] = [];
   for (const kind of o.scenes ?? (['coherent', 'dense'] as const)) {
     for (const n of o.sizes) {
@@ -201,13 +214,13 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
         },
       };
       const bulk = kind === 'coherent';
-      const slowest = counts.map(() => [] as number[]);
-      const phases = counts.map(() => ({}) as Record<string, number[]>);
-      const serial = counts.map(() => [] as number[]);
+      const slowest = specs.map(() => [] as number[]);
+      const phases = specs.map(() => ({}) as Record<string, number[]>);
+      const serial = specs.map(() => [] as number[]);
       const contestants: Contestant[] = [
         sieveByBody(SEQ, () => new SweepAndPrune({ dimensions: 3 }), bulk),
-        ...counts.map((w, i) =>
-          parallelContestant(w, bulk, slowest[i], phases[i], serial[i], o, i !== copied, mirrors),
+        ...specs.map((spec, i) =>
+          parallelContestant(spec, bulk, slowest[i], phases[i], serial[i], o, i !== copied, mirrors),
         ),
         kind === 'coherent' ? rapier(Number.POSITIVE_INFINITY) : rapierDense(),
       ];
@@ -215,10 +228,10 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
         scene,
         contestants,
         o,
-        contestants.map((_, i) => i >= 1 && i <= counts.length),
+        contestants.map((_, i) => i >= 1 && i <= specs.length),
       );
       contestants.forEach((c, i) => {
-        const w = i >= 1 && i <= counts.length ? counts[i - 1] : 0;
+        const w = i >= 1 && i <= specs.length ? specs[i - 1].workers : 0;
         const row: ParallelRow = {
           scene: kind,
           n,

@@ -139,11 +139,6 @@ describe('ParallelSweepAndPrune options are checked before any thread starts', (
       /callerRegion must be true or false, got 'yes'/,
     ],
     [
-      'callerRegion with 1 worker',
-      () => ({ dimensions: 3, workers: 1, callerRegion: true }),
-      /callerRegion needs 2 workers or more .*got 1/,
-    ],
-    [
       "validate 'true'",
       () => ({ dimensions: 3, validate: 'true' }) as never,
       /validate must be true or false/,
@@ -229,6 +224,25 @@ describe('ParallelSweepAndPrune options are checked before any thread starts', (
     expect(started).toBeGreaterThan(0);
     bp?.dispose();
   });
+
+  it('workers: 1 starts no thread (its region runs on the calling thread) unless callerRegion: false', () => {
+    const made: ParallelSweepAndPrune[] = [];
+    const none = threadsStarted(() => {
+      made.push(new ParallelSweepAndPrune({ dimensions: 3, workers: 1, workerUrl: url() }));
+      made.push(new ParallelSweepAndPrune({ dimensions: 3, workers: 1, callerRegion: true }));
+      made.push(new ParallelSweepAndPrune({ dimensions: 3, workers: 1, inThread: true }));
+    });
+    expect(none).toBe(0);
+    expect(made.map((bp) => bp.mode)).toEqual(['in-thread', 'in-thread', 'in-thread']);
+    const one = threadsStarted(() => {
+      made.push(
+        new ParallelSweepAndPrune({ dimensions: 3, workers: 1, callerRegion: false, workerUrl: url() }),
+      );
+    });
+    expect(one).toBeGreaterThan(0);
+    expect(made[3].mode).toBe('workers');
+    for (const bp of made) bp.dispose();
+  });
 });
 
 describe('after dispose(), every method and count throws', () => {
@@ -262,13 +276,18 @@ describe('after dispose(), every method and count throws', () => {
     ['beganCount', (bp) => bp.beganCount],
     ['endedCount', (bp) => bp.endedCount],
   ];
-  for (const inThread of [true, false]) {
-    it(inThread ? 'in-thread' : 'on workers', async () => {
-      const bp = new ParallelSweepAndPrune(
-        inThread
-          ? { dimensions: 3, workers: 2, inThread }
-          : { dimensions: 3, workers: 2, workerUrl: parallelBuild().worker },
-      );
+  const setups: Array<[string, () => ParallelSweepAndPruneOptions]> = [
+    ['in-thread', () => ({ dimensions: 3, workers: 2, inThread: true })],
+    ['on workers', () => ({ dimensions: 3, workers: 2, workerUrl: parallelBuild().worker })],
+    [
+      'one worker',
+      () => ({ dimensions: 3, workers: 1, callerRegion: false, workerUrl: parallelBuild().worker }),
+    ],
+    ['one region on the calling thread', () => ({ dimensions: 3, workers: 1 })],
+  ];
+  for (const [label, options] of setups) {
+    it(label, async () => {
+      const bp = new ParallelSweepAndPrune(options());
       const h = bp.insert([0, 0, 0, 1, 1, 1]);
       bp.insert([0.5, 0, 0, 1, 1, 1]);
       bp.update();

@@ -66,6 +66,44 @@ export function checkBounds(bounds: ArrayLike<number>, dimensions: Dimensions, w
 }
 
 /**
+ * 1 when the box at `o` of `b` (2·d numbers, mins then maxes) is not finite with min ≤ max, else 0:
+ * branch-free, for the loops that check every box written in place.
+ */
+export function wrongBox(b: Float64Array, o: number, d: number): number {
+  const x0 = b[o];
+  const y0 = b[o + 1];
+  const x1 = b[o + d];
+  const y1 = b[o + d + 1];
+  // x − x is 0 exactly for finite x (NaN for NaN and ±Infinity); NaN fails every <=.
+  let wrong =
+    (x0 - x0 + (y0 - y0) + (x1 - x1) + (y1 - y1) === 0 ? 0 : 1) | (x0 <= x1 ? 0 : 1) | (y0 <= y1 ? 0 : 1);
+  if (d === 3) {
+    const z0 = b[o + 2];
+    const z1 = b[o + 5];
+    wrong |= (z0 - z0 + (z1 - z1) === 0 ? 0 : 1) | (z0 <= z1 ? 0 : 1);
+  }
+  return wrong;
+}
+
+/**
+ * Throws the RangeError for slot `slot`'s box, written straight into `bounds` (the store's own by
+ * default) by the caller and found not finite with min ≤ max: `<where>: the box of handle H in
+ * \`bounds\` (at O): ` and what is wrong with it.
+ */
+export function throwBadWrittenBox(
+  store: ProxyStore,
+  slot: number,
+  where: string,
+  bounds: Float64Array = store.bounds,
+): never {
+  const s = store.stride;
+  const named = `${where}: the box of handle ${store.handles[slot]} in \`bounds\` (at ${slot * s})`;
+  checkBounds(bounds.slice(slot * s, slot * s + s), store.dimensions, named);
+  // Fixed since it was checked (another thread wrote it): say so all the same.
+  throw new RangeError(`${named} was not finite with min <= max when checked`);
+}
+
+/**
  * Throws a TypeError naming `owner` unless `options` is an object (the constructor's options) whose
  * keys are all in `known` (when given) and whose `validate`, if set, is a boolean.
  */

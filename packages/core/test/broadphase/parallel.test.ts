@@ -287,10 +287,15 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
     t.par.dispose();
   });
 
-  it('is deterministic: 1, 2 and 4 workers and the sequential sweep give one hash', async () => {
+  it('is deterministic: 1, 2 and 4 workers, one region alone and the sequential sweep give one hash', async () => {
     const hashes: number[] = [];
-    for (const workers of [0, 1, 2, 4]) {
-      const bp = workers === 0 ? new SweepAndPrune({ dimensions: 3 }) : parallel(workers, 3);
+    for (const workers of [0, 1, 2, 4, -1]) {
+      const bp =
+        workers === 0
+          ? new SweepAndPrune({ dimensions: 3 })
+          : workers < 0
+            ? new ParallelSweepAndPrune({ dimensions: 3, workers: 1 })
+            : parallel(workers, 3);
       const r = rng(99);
       const handles: number[] = [];
       let hash = 0x811c9dc5;
@@ -339,7 +344,7 @@ describe('ParallelSweepAndPrune threads', () => {
     bp.dispose(); // twice is fine
   });
 
-  it('a pool of its own: the calling thread runs region 0, so workers: N starts N − 1 threads', () => {
+  it('a pool of its own: the calling thread runs region 0, so workers: N starts N − 1 threads', async () => {
     const bp = new ParallelSweepAndPrune({
       dimensions: 3,
       workers: 3,
@@ -375,9 +380,26 @@ describe('ParallelSweepAndPrune threads', () => {
       t.compare();
     }
     bp.dispose();
-    // One worker does everything on its thread; callerRegion: false keeps the calling thread free.
-    const one = new ParallelSweepAndPrune({ dimensions: 3, workers: 1, workerUrl: workerUrl() });
-    expect(one.callerRegion).toBe(false);
+    // workers: 1 starts no thread: its one region runs on the calling thread (a plain SweepAndPrune).
+    const alone = new ParallelSweepAndPrune({ dimensions: 3, workers: 1, workerUrl: workerUrl() });
+    expect([alone.mode, alone.regionCount, alone.callerRegion, alone.fallbackReason]).toEqual([
+      'in-thread',
+      1,
+      false,
+      null,
+    ]);
+    alone.dispose();
+    // callerRegion: false keeps the calling thread free: one worker does everything on its thread.
+    const one = new ParallelSweepAndPrune({
+      dimensions: 3,
+      workers: 1,
+      workerUrl: workerUrl(),
+      callerRegion: false,
+    });
+    expect([one.mode, one.regionCount, one.callerRegion]).toEqual(['workers', 1, false]);
+    const u = new Twin(one, 3);
+    await scene(u, 3, 61, { n: 300, frames: 20, teleport: 0.05, churn: 3, big: 2 });
+    await scene(u, 3, 62, { n: 100, frames: 10, teleport: 0.05, churn: 3, big: 1, async: true });
     one.dispose();
     const off = new ParallelSweepAndPrune({
       dimensions: 3,
@@ -555,6 +577,20 @@ describe('ParallelSweepAndPrune without SharedArrayBuffer', () => {
     expect(String(warn.mock.calls[0][0])).toMatch(/regions run on the calling thread/);
     first.dispose();
     second.dispose();
+  });
+
+  it('one region: on the calling thread without a reason, or with one when a worker was asked for', async () => {
+    vi.stubGlobal('SharedArrayBuffer', undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const alone = new ParallelSweepAndPrune({ dimensions: 3, workers: 1 });
+    expect([alone.mode, alone.fallbackReason]).toEqual(['in-thread', null]);
+    const asked = new ParallelSweepAndPrune({ dimensions: 3, workers: 1, callerRegion: false });
+    expect(asked.mode).toBe('in-thread');
+    expect(asked.fallbackReason).toMatch(/SharedArrayBuffer is unavailable/);
+    const t = new Twin(asked, 3);
+    await scene(t, 3, 9, { n: 200, frames: 20, teleport: 0.05, churn: 3, big: 2, async: true });
+    alone.dispose();
+    asked.dispose();
   });
 
   it('inThread: true runs in-thread without a warning', () => {

@@ -2,9 +2,11 @@
  * ParallelSweepAndPrune fed without a copy: bounds written straight into its shared `bounds` array
  * (`offsetOf(handle)` says where), then `markMoved(handle)` or `markAllMoved()` — against the
  * sequential SweepAndPrune fed through `move`, exactly (handles, pairs, began, ended, order, tags),
- * with 1, 2 and 4 workers, in 2-D and 3-D, with churn, teleports and the array replaced as the
- * broadphase grows. A bad box written there makes the next update throw a RangeError naming the proxy
- * before anything changes (the workers check the boxes), and the update after the fix is exact again.
+ * with 1, 2 and 4 workers and with the one region on the calling thread (a plain SweepAndPrune
+ * underneath), in 2-D and 3-D, with churn, teleports and the array replaced as the broadphase grows. A
+ * bad box written there makes the next update throw a RangeError naming the proxy before anything
+ * changes (the workers check the boxes, or the calling thread), and the update after the fix is exact
+ * again.
  */
 import { describe, expect, it } from 'vitest';
 import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
@@ -92,22 +94,38 @@ function runScene(par: ParallelSweepAndPrune, d: Dimensions, seed: number, allMo
   expect(par.count).toBe(seq.count);
 }
 
-const make = (workers: number, d: Dimensions) =>
-  new ParallelSweepAndPrune({
+/**
+ * Worker counts on the shared pools, and the one region on the calling thread: `'alone'` (the default
+ * of `workers: 1`, no worker) and `'inThread'` (`workers: 1, inThread: true`).
+ */
+type Setup = number | 'alone' | 'inThread';
+const SETUPS: Setup[] = [1, 2, 4, 'alone', 'inThread'];
+const label = (setup: Setup) =>
+  typeof setup === 'number' ? `${setup} worker(s)` : `one region on the calling thread (${setup})`;
+
+const make = (setup: Setup, d: Dimensions) => {
+  if (typeof setup !== 'number') {
+    const par = new ParallelSweepAndPrune({ dimensions: d, workers: 1, inThread: setup === 'inThread' });
+    expect(par.mode).toBe('in-thread');
+    return par;
+  }
+  return new ParallelSweepAndPrune({
     dimensions: d,
-    pool: sharedPool(workers),
+    pool: sharedPool(setup),
     minBoxesPerRegion: 16,
     layoutInterval: 2,
     rebalanceAt: 1.1,
   });
+};
+const seedOf = (setup: Setup) => (typeof setup === 'number' ? setup : setup === 'alone' ? 7 : 8);
 
 describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepAndPrune', () => {
-  for (const workers of [1, 2, 4]) {
+  for (const setup of SETUPS) {
     for (const d of [2, 3] as const) {
       for (const allMoved of [true, false]) {
-        it(`${workers} worker(s), ${d}-D, ${allMoved ? 'markAllMoved' : 'markMoved per proxy'}`, () => {
-          const par = make(workers, d);
-          runScene(par, d, 10 * workers + d + (allMoved ? 1 : 0), allMoved);
+        it(`${label(setup)}, ${d}-D, ${allMoved ? 'markAllMoved' : 'markMoved per proxy'}`, () => {
+          const par = make(setup, d);
+          runScene(par, d, 10 * seedOf(setup) + d + (allMoved ? 1 : 0), allMoved);
           par.dispose();
         });
       }
@@ -124,39 +142,41 @@ describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepA
     runScene(par, 3, 5, true);
   });
 
-  it('documents its layout: box of handle h at (h & 0xFFFFF) · 2·dimensions', () => {
-    const par = make(2, 3);
-    const a = par.insert([0, 0, 0, 1, 1, 1]);
-    const b = par.insert([5, 5, 5, 6, 6, 6]);
-    par.remove(a);
-    par.update();
-    const c = par.insert([9, 9, 9, 10, 10, 10]);
-    expect(c & 0xfffff).toBe(a & 0xfffff);
-    expect(c).not.toBe(a);
-    expect(par.offsetOf(b)).toBe((b & 0xfffff) * 6);
-    expect(par.offsetOf(c)).toBe((c & 0xfffff) * 6);
-    expect(Array.from(par.bounds.subarray(par.offsetOf(c), par.offsetOf(c) + 6))).toEqual([
-      9, 9, 9, 10, 10, 10,
-    ]);
-    expect(() => par.offsetOf(a)).toThrow(/offsetOf: handle \d+ is unknown or was removed/);
-    expect(() => par.markMoved(a)).toThrow(/markMoved: handle \d+ is unknown or was removed/);
-    par.dispose();
-  });
+  for (const setup of [2, 'alone'] as const) {
+    it(`documents its layout: box of handle h at (h & 0xFFFFF) · 2·dimensions (${label(setup)})`, () => {
+      const par = make(setup, 3);
+      const a = par.insert([0, 0, 0, 1, 1, 1]);
+      const b = par.insert([5, 5, 5, 6, 6, 6]);
+      par.remove(a);
+      par.update();
+      const c = par.insert([9, 9, 9, 10, 10, 10]);
+      expect(c & 0xfffff).toBe(a & 0xfffff);
+      expect(c).not.toBe(a);
+      expect(par.offsetOf(b)).toBe((b & 0xfffff) * 6);
+      expect(par.offsetOf(c)).toBe((c & 0xfffff) * 6);
+      expect(Array.from(par.bounds.subarray(par.offsetOf(c), par.offsetOf(c) + 6))).toEqual([
+        9, 9, 9, 10, 10, 10,
+      ]);
+      expect(() => par.offsetOf(a)).toThrow(/offsetOf: handle \d+ is unknown or was removed/);
+      expect(() => par.markMoved(a)).toThrow(/markMoved: handle \d+ is unknown or was removed/);
+      par.dispose();
+    });
+  }
 });
 
 describe('a bad box written into bounds', () => {
-  for (const workers of [1, 2, 4]) {
-    for (const [label, bad] of [
+  for (const setup of SETUPS) {
+    for (const [what, bad] of [
       ['NaN', [Number.NaN, 0, 0, 1, 1, 1]],
       ['Infinity', [0, 0, 0, 1, Number.POSITIVE_INFINITY, 1]],
       ['min > max', [0, 0, 3, 1, 1, 2]],
     ] as const) {
-      it(`${workers} worker(s), ${label}: update() throws naming the proxy, before anything changes`, () => {
+      it(`${label(setup)}, ${what}: update() throws naming the proxy, before anything changes`, () => {
         for (const allMoved of [true, false]) {
-          const par = make(workers, 3);
+          const par = make(setup, 3);
           const seq = new SweepAndPrune({ dimensions: 3 });
           const handles: number[] = [];
-          const r = rng(workers);
+          const r = rng(seedOf(setup));
           for (let i = 0; i < 200; i++) {
             const p = [r() * 20, r() * 20, r() * 20];
             const b = [...p, ...p.map((v) => v + 1.5)];
@@ -197,25 +217,27 @@ describe('a bad box written into bounds', () => {
     }
   }
 
-  it('a bad box in a slot nobody marked is not read', () => {
-    const par = make(2, 3);
-    const a = par.insert([0, 0, 0, 1, 1, 1]);
-    const b = par.insert([0.5, 0, 0, 2, 1, 1]);
-    par.update();
-    write(par, b, [Number.NaN, 0, 0, 1, 1, 1]);
-    par.move(a, [0.2, 0, 0, 1.2, 1, 1]);
-    par.update();
-    expect(Array.from(par.pairs())).toEqual([a, b]);
-    par.dispose();
-  });
+  for (const setup of [2, 'alone'] as const) {
+    it(`a bad box in a slot nobody marked is not read (${label(setup)})`, () => {
+      const par = make(setup, 3);
+      const a = par.insert([0, 0, 0, 1, 1, 1]);
+      const b = par.insert([0.5, 0, 0, 2, 1, 1]);
+      par.update();
+      write(par, b, [Number.NaN, 0, 0, 1, 1, 1]);
+      par.move(a, [0.2, 0, 0, 1.2, 1, 1]);
+      par.update();
+      expect(Array.from(par.pairs())).toEqual([a, b]);
+      par.dispose();
+    });
+  }
 });
 
 describe('static proxies on the parallel broadphase equal SweepAndPrune', () => {
-  for (const workers of [1, 2, 4]) {
-    it(`${workers} worker(s): a tilemap of touching static tiles, dynamic boxes written into bounds, flips and moved tiles`, () => {
-      const par = make(workers, 2);
+  for (const setup of SETUPS) {
+    it(`${label(setup)}: a tilemap of touching static tiles, dynamic boxes written into bounds, flips and moved tiles`, () => {
+      const par = make(setup, 2);
       const seq = new SweepAndPrune({ dimensions: 2 });
-      const r = rng(70 + workers);
+      const r = rng(70 + seedOf(setup));
       const tiles: number[] = [];
       // 40 × 40 touching unit tiles: ~6 000 static–static contacts, none of them a pair.
       for (let y = 0; y < 40; y++) {

@@ -2,6 +2,7 @@
  * Every broadphase the shared contract suite runs against the BruteForce reference. Adding a
  * broadphase to the project means adding one line here — the suite itself is never copied.
  */
+import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
 import { type Broadphase, type BroadphaseOptions, Octree, SweepAndPrune } from '../../src/index.js';
 import { parallelEntry } from './parallelWorker.js';
 
@@ -92,7 +93,8 @@ export const BROADPHASES: BroadphaseEntry[] = [
       }),
   },
   // The region-parallel sweep and prune on 1, 2 and 4 worker threads (one shared pool per count), cut
-  // into regions from 4 boxes per region and re-cut whenever the balance drifts.
+  // into regions from 4 boxes per region and re-cut whenever the balance drifts. One worker is the
+  // region path with a single region on a worker thread (what `workers: 1, callerRegion: false` runs).
   { name: 'ParallelSweepAndPrune (1 worker)', create: parallelEntry(1) },
   { name: 'ParallelSweepAndPrune (2 workers)', create: parallelEntry(2) },
   { name: 'ParallelSweepAndPrune (4 workers)', create: parallelEntry(4) },
@@ -109,5 +111,11 @@ export const BROADPHASES: BroadphaseEntry[] = [
   {
     name: 'ParallelSweepAndPrune (3 workers + the calling thread, two-phase frames)',
     create: parallelEntry(3, 'always', true),
+  },
+  // `workers: 1` by default: its one region on the calling thread, a plain SweepAndPrune underneath
+  // (checking its invariants after every update), no worker.
+  {
+    name: 'ParallelSweepAndPrune (1 region, the calling thread alone)',
+    create: (o) => new ParallelSweepAndPrune({ ...o, validate: true, workers: 1 }),
   },
 ];

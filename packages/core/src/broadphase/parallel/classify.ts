@@ -11,6 +11,7 @@
  * the boxes whose regions changed (and every listed box), so that a region need not read the whole
  * list to find its newcomers, nor any mask of a box that stayed.
  */
+import { wrongBox } from '../proxies.js';
 import {
   CLASSIFY_CHUNK,
   H_ALL_MOVED,
@@ -87,20 +88,7 @@ function firstBad(v: ClassifyViews, d: number, start: number, end: number): numb
     // 1 when the frame reads this box: a live one that is listed, or any live dynamic one (a live
     // static one too when every box is taken) in a whole-list frame.
     const read = alive[slot] & (every ? listed[slot] | all | (statics[slot] ^ 1) : 1);
-    const o = slot * s;
-    const x0 = b[o];
-    const y0 = b[o + 1];
-    const x1 = b[o + d];
-    const y1 = b[o + d + 1];
-    // x − x is 0 exactly for finite x (NaN for NaN and ±Infinity); NaN fails every <=.
-    let wrong =
-      (x0 - x0 + (y0 - y0) + (x1 - x1) + (y1 - y1) === 0 ? 0 : 1) | (x0 <= x1 ? 0 : 1) | (y0 <= y1 ? 0 : 1);
-    if (d === 3) {
-      const z0 = b[o + 2];
-      const z1 = b[o + 5];
-      wrong |= (z0 - z0 + (z1 - z1) === 0 ? 0 : 1) | (z0 <= z1 ? 0 : 1);
-    }
-    bad |= read & wrong;
+    bad |= read & wrongBox(b, slot * s, d);
   }
   if (bad === 0) return -1;
   for (let i = start; i < end; i++) {

@@ -7,7 +7,7 @@
  * O(changed slots) for the slots listed through `insert` / `move`; nothing is per box or per pair but
  * the final copies.
  */
-import { checkBounds, type ProxyStore } from '../proxies.js';
+import { type ProxyStore, throwBadWrittenBox } from '../proxies.js';
 import { imbalance, RegionLayout } from './layout.js';
 import { MAX_MASKED_REGIONS, type ResolvedParallelOptions } from './options.js';
 import { MergedPairs } from './pairLists.js';
@@ -256,11 +256,7 @@ export class Frames {
     this.masksExact = false;
     const store = this.store;
     const slot = h[H_FULL] === 1 || h[H_ALL_MOVED] === 1 ? first : this.dirty[first];
-    const s = store.stride;
-    const where = `ParallelSweepAndPrune.update: the box of handle ${store.handles[slot]} in \`bounds\` (at ${slot * s})`;
-    checkBounds(store.bounds.slice(slot * s, slot * s + s), store.dimensions, where);
-    // Fixed while the workers checked it (another thread wrote it): say so all the same.
-    throw new RangeError(`${where} was not finite with min <= max when checked`);
+    throwBadWrittenBox(store, slot, 'ParallelSweepAndPrune.update');
   }
 
   /**

@@ -10,12 +10,14 @@
  * `SharedArrayBuffer` views, so `insert` / `move` write straight where the workers read — and so can
  * the caller, through `bounds`), the list of slots changed since the last
  * update, and the region layout (layout.ts: load balanced by counts, re-cut when one region holds too
- * many boxes). `update()` runs a frame's phases on the workers (shared.ts: check and classify,
- * regions, merge by key range) and concatenates the merged ranges (pairLists.ts). Where it can block,
- * the calling thread runs region 0 itself — the fork-join pattern in which the thread that forks
- * takes a share instead of idling (as in OpenMP's master thread) — so `workers: N` puts N threads to
- * work, never one more than the cores when N is the core count. Beyond its region, the host touches no
- * box and no pair per frame but to copy the final lists.
+ * many boxes). `update()` hands a frame's phases to the regions' threads (shared.ts: check and
+ * classify, regions, merge by key range) and concatenates the merged ranges (pairLists.ts). Where it
+ * can block, the calling thread runs region 0 itself — the fork-join pattern in which the thread that
+ * forks takes a share instead of idling (as in OpenMP's master thread) — so `workers: N` puts N
+ * threads to work, never one more than the cores when N is the core count. Beyond its region, the host
+ * touches no box and no pair per frame but to copy the final lists. One region on the calling thread
+ * (`workers: 1` where `update()` can block) is the sequential SweepAndPrune itself, with no frames and
+ * no worker, to which every method hands on.
  *
  * Without shared memory (a page that is not cross-origin isolated) or worker threads, the regions run
  * one after the other on the calling thread — same results — and the broadphase says so once.
@@ -23,21 +25,12 @@
 import { PairedBroadphase } from '../pairedBroadphase.js';
 import { checkBounds, checkStaticFlag, SLOT_MASK } from '../proxies.js';
 import type { PairBuffers, QueryCallback } from '../types.js';
+import { RegionDispatch } from './dispatch.js';
 import { Frames } from './frames.js';
 import { type ParallelSweepAndPruneOptions, readParallelOptions } from './options.js';
 import { hardwareThreads, WorkerPool, workersUnavailable } from './pool.js';
-import { RegionRunner } from './region.js';
-import {
-  CMD_CLASSIFY,
-  CMD_FRAME,
-  CMD_MERGE,
-  CMD_RESEND,
-  CMD_STEP,
-  H_ABORT,
-  makeBuffer,
-  sharedMemoryAvailable,
-  T_STRIDE,
-} from './shared.js';
+import { makeBuffer, sharedMemoryAvailable, T_STRIDE } from './shared.js';
+import { SoloSweepAndPrune } from './solo.js';
 
 export type { ParallelSweepAndPruneOptions } from './options.js';
 
@@ -56,6 +49,11 @@ let warnedFallback = false;
  * {@link ParallelSweepAndPrune.markMoved} or {@link ParallelSweepAndPrune.markAllMoved}; the workers
  * then check them at the next update, which throws a `RangeError` naming the first bad proxy before
  * anything changes.
+ *
+ * With one region on the calling thread (`workers: 1` where `update()` can block, or `inThread` with
+ * one worker) it is the sequential `SweepAndPrune` itself — no worker, no shared memory, its speed —
+ * with this class's methods: `mode` is `'in-thread'`, and the written boxes are checked on the calling
+ * thread.
  *
  * After {@link ParallelSweepAndPrune.dispose}, every method and the `count`, `pairCount`, `beganCount`
  * and `endedCount` getters throw an `Error` naming themselves; so does everything but those getters
@@ -76,7 +74,10 @@ let warnedFallback = false;
  * ```
  */
 export class ParallelSweepAndPrune extends PairedBroadphase {
-  /** `'workers'`, or `'in-thread'` where shared memory or threads are missing (or `inThread` was set). */
+  /**
+   * `'workers'`, or `'in-thread'` where shared memory or threads are missing, `inThread` was set, or
+   * the one region runs on the calling thread (`workers: 1` where `update()` can block).
+   */
   readonly mode: ParallelMode;
   /** Why the regions run on the calling thread (null when they run on workers or `inThread` was asked). */
   readonly fallbackReason: string | null;
@@ -88,22 +89,14 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   readonly callerRegion: boolean;
   private readonly shared: boolean;
-  private readonly pool: WorkerPool | null;
-  private readonly ownPool: boolean;
-  private readonly id: number;
-  /** The regions run on this thread: all of them in-thread, region 0 with `callerRegion`, else none. */
-  private readonly runners: RegionRunner[] = [];
-  /** Regions on this thread before the workers' (1 with `callerRegion`): region r runs on worker r − first. */
-  private readonly firstOnWorkers: number;
-  private readonly frames: Frames;
+  /** The one region on the calling thread, a plain SweepAndPrune (null otherwise: then the next two). */
+  private readonly solo: SoloSweepAndPrune | null;
+  /** The frames of the regions (not made for the one region on the calling thread). */
+  private readonly frames!: Frames;
+  /** The regions' threads, which run the frames (not made for the one region on the calling thread). */
+  private readonly dispatch!: RegionDispatch;
   private inFlight = false;
   private disposed = false;
-  /** The phase the calling thread's region runs next to the workers' (see {@link ownShare}). */
-  private phase = CMD_STEP;
-  /** The worker that holds a command up: the one whose region got least far (see H_REGION_PROGRESS). */
-  private readonly blame = (): number => Math.max(0, this.frames.laggard() - this.firstOnWorkers);
-  /** The calling thread's share of a command run on the workers (bound once: nothing allocated per frame). */
-  private readonly ownShare = (): void => runPhase(this.runners[0], this.phase);
 
   constructor(options: ParallelSweepAndPruneOptions) {
     const o = readParallelOptions(
@@ -112,92 +105,64 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
       (p): p is WorkerPool => p instanceof WorkerPool,
       !isBrowserMainThread(),
     );
-    super(o.dimensions, o.initialCapacity, 'ParallelSweepAndPrune');
-    const regions = o.regions;
-    this.regionCount = regions;
-
+    // One region on the calling thread needs no worker: no reason to fall back either.
+    const alone = o.pool === undefined && o.regions === 1 && (o.callerRegion || o.inThread);
     let reason: string | null = null;
-    if (!o.pool) {
+    if (!o.pool && !alone) {
       if (!sharedMemoryAvailable()) {
         reason =
           'SharedArrayBuffer is unavailable (serve the page with Cross-Origin-Opener-Policy: same-origin and ' +
           'Cross-Origin-Embedder-Policy: require-corp to enable it)';
       } else reason = workersUnavailable();
     }
-    this.shared = o.pool !== undefined || (reason === null && !o.inThread);
+    const solo = alone || (o.pool === undefined && o.regions === 1 && reason !== null);
+    // The solo broadphase keeps its own proxy store: this one is never used then.
+    super(o.dimensions, solo ? 1 : o.initialCapacity, 'ParallelSweepAndPrune');
+    const regions = o.regions;
+    this.regionCount = regions;
+    this.shared = o.pool !== undefined || (reason === null && !o.inThread && !solo);
     this.mode = this.shared ? 'workers' : 'in-thread';
     this.fallbackReason = o.inThread ? null : reason;
     if (this.fallbackReason && !warnedFallback) {
       warnedFallback = true;
       console.warn(`@sieve/core/parallel: ${this.fallbackReason}; regions run on the calling thread.`);
     }
-
+    this.solo = solo ? new SoloSweepAndPrune(o.dimensions, o.initialCapacity, o.validate) : null;
+    if (solo) {
+      this.callerRegion = false;
+      return;
+    }
     // Shared copies of the store's arrays: insert / move write straight where the regions read.
     this.shareStore();
     this.frames = new Frames(this.store, o, this.shared);
-
-    this.callerRegion = this.shared && o.callerRegion;
-    this.firstOnWorkers = this.callerRegion ? 1 : 0;
-    if (this.shared) {
-      this.ownPool = o.pool === undefined;
-      this.pool =
-        o.pool ??
-        new WorkerPool({
-          workers: regions - this.firstOnWorkers,
-          workerUrl: o.workerUrl,
-          timeoutMs: o.timeoutMs,
-        });
-      this.id = this.pool.newId();
-      for (let r = 0; r < regions; r++) {
-        if (r < this.firstOnWorkers) {
-          const runner = new RegionRunner(this.dimensions, r, this.frames.buffersOf(r), o.validate);
-          // At a barrier the calling thread checks on the workers: a dead one never keeps it waiting.
-          runner.waitCheck = this.pool.poll;
-          this.runners.push(runner);
-          continue;
-        }
-        this.pool.post(r - this.firstOnWorkers, {
-          type: 'attach',
-          id: this.id,
-          dimensions: this.dimensions,
-          region: r,
-          validate: o.validate,
-          buffers: this.frames.buffersOf(r),
-        });
-      }
-    } else {
-      this.ownPool = false;
-      this.pool = null;
-      this.id = 0;
-      this.firstOnWorkers = regions;
-      for (let r = 0; r < regions; r++) {
-        this.runners.push(new RegionRunner(this.dimensions, r, this.frames.buffersOf(r), o.validate));
-      }
-    }
+    this.dispatch = new RegionDispatch(this.frames, o, this.dimensions, this.shared);
+    this.callerRegion = this.dispatch.callerRegion;
   }
 
   /** Resolves once every worker has started (immediately in-thread); rejects with a worker's failure. */
   ready(): Promise<void> {
     this.usable('ready');
-    return this.pool ? this.pool.ready() : Promise.resolve();
+    return this.solo || !this.dispatch.pool ? Promise.resolve() : this.dispatch.pool.ready();
   }
 
   /**
-   * The bounds of every proxy, in shared memory, for writing without a copy: proxy `handle`'s box is
-   * `bounds[offsetOf(handle) ... + 2·dimensions)`, `[minX, minY, maxX, maxY]` (or with z: min x, y, z then
-   * max x, y, z) — that is, at `(handle & 0xFFFFF) · 2·dimensions`. After writing, call
-   * {@link markMoved} for each proxy written or {@link markAllMoved}; the next update checks the
-   * written boxes on the workers. The array is replaced when the broadphase grows (an `insert` past
-   * its capacity; see `initialCapacity`): read it again after inserting.
+   * The bounds of every proxy (in shared memory when the regions run on workers), for writing without
+   * a copy: proxy `handle`'s box is `bounds[offsetOf(handle) ... + 2·dimensions)`, `[minX, minY, maxX,
+   * maxY]` (or with z: min x, y, z then max x, y, z) — that is, at `(handle & 0xFFFFF) · 2·dimensions`.
+   * After writing, call {@link markMoved} for each proxy written or {@link markAllMoved}; the next
+   * update checks the written boxes (on the workers, or on the calling thread with one region there).
+   * The array is replaced when the broadphase grows (an `insert` past its capacity; see
+   * `initialCapacity`): read it again after inserting.
    */
   get bounds(): Float64Array {
     this.usable('bounds');
-    return this.store.bounds;
+    return this.solo ? this.solo.written : this.store.bounds;
   }
 
   /** Where proxy `handle`'s box starts in `bounds`. Throws for a stale or unknown handle. */
   offsetOf(handle: number): number {
     this.usable('offsetOf');
+    if (this.solo) return this.solo.offsetOf(handle);
     return this.store.slotOf(handle, 'offsetOf') * this.store.stride;
   }
 
@@ -208,6 +173,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   markMoved(handle: number): void {
     this.usable('markMoved');
+    if (this.solo) {
+      this.solo.markWritten(handle);
+      return;
+    }
     this.frames.markDirty(this.store.slotOf(handle, 'markMoved'));
     this.frames.unchecked = true;
     this.frames.everUnchecked = true;
@@ -215,12 +184,16 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
 
   /**
    * Tells the broadphase that every dynamic proxy's box may have been written straight into
-   * `bounds`: the next update reads and checks all of them on the workers (the host does
-   * nothing per proxy). Static proxies are read only when listed: move them with `move` or
-   * {@link markMoved}.
+   * `bounds`: the next update reads and checks all of them on the workers (the host does nothing per
+   * proxy), or on the calling thread with one region there. Static proxies are read only when listed:
+   * move them with `move` or {@link markMoved}.
    */
   markAllMoved(): void {
     this.usable('markAllMoved');
+    if (this.solo) {
+      this.solo.markAllWritten();
+      return;
+    }
     this.frames.allMoved = true;
     this.frames.unchecked = true;
     this.frames.everUnchecked = true;
@@ -234,6 +207,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   insert(bounds: ArrayLike<number>, tag?: number, isStatic?: boolean): number {
     this.usable('insert');
+    if (this.solo) return this.solo.insert(bounds, tag, isStatic);
     const slot = this.store.allocate(bounds, tag, isStatic);
     this.frames.markDirty(slot);
     return this.store.handles[slot];
@@ -246,6 +220,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   setStatic(handle: number, isStatic: boolean): void {
     this.usable('setStatic');
+    if (this.solo) {
+      this.solo.setStatic(handle, isStatic);
+      return;
+    }
     const slot = this.store.slotOf(handle, 'setStatic');
     checkStaticFlag(isStatic, 'ParallelSweepAndPrune.setStatic', false);
     const flag = isStatic ? 1 : 0;
@@ -257,7 +235,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
   /** Whether a live proxy is static. Throws for a stale or unknown handle. */
   override isStatic(handle: number): boolean {
     this.usable('isStatic');
-    return super.isStatic(handle);
+    return this.solo ? this.solo.isStatic(handle) : super.isStatic(handle);
   }
 
   /**
@@ -266,6 +244,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   move(handle: number, bounds: ArrayLike<number>): void {
     this.usable('move');
+    if (this.solo) {
+      this.solo.move(handle, bounds);
+      return;
+    }
     const slot = this.store.slotOf(handle, 'move');
     checkBounds(bounds, this.dimensions, 'ParallelSweepAndPrune.move');
     this.store.setBounds(slot, bounds);
@@ -278,6 +260,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void {
     this.usable('moveMany');
+    if (this.solo) {
+      this.solo.moveMany(handles, bounds, count);
+      return;
+    }
     const n = this.store.checkMany(handles, bounds, count, 'moveMany');
     const s = this.store.stride;
     const box = this.store.bounds;
@@ -312,6 +298,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   remove(handle: number): void {
     this.usable('remove');
+    if (this.solo) {
+      this.solo.remove(handle);
+      return;
+    }
     const slot = this.store.slotOf(handle, 'remove');
     this.store.release(slot);
     this.frames.markDirty(slot);
@@ -326,76 +316,27 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   update(): void {
     this.usable('update');
-    if (this.pool && isBrowserMainThread()) {
+    if (this.solo) this.solo.update();
+    else if (this.dispatch.pool && isBrowserMainThread()) {
       throw new Error(
         "ParallelSweepAndPrune.update: a browser's main thread cannot block; use `await updateAsync()`",
       );
-    }
-    const frames = this.frames;
-    const regions = this.regionCount;
-    const classify = this.prepare();
-    if (this.pool) {
-      // All three phases in one hand-off; the threads meet at barriers of their own.
-      this.runAll(CMD_STEP);
-      frames.throwIfBad();
-    } else {
-      if (classify) {
-        this.runAll(CMD_CLASSIFY);
-        frames.throwIfBad();
-      }
-      this.runAll(CMD_FRAME);
-    }
-    if (frames.growOutputs() > 0) {
-      this.sendBuffers();
-      for (let r = 0; r < regions; r++) if (frames.resend[r] === 1) this.runOne(CMD_RESEND, r);
-      this.runAll(CMD_MERGE);
-    } else if (!this.pool) this.runAll(CMD_MERGE);
-    while (frames.growMerged() > 0) {
-      this.sendBuffers();
-      for (let w = 0; w < regions; w++) if (frames.remerge[w] === 1) this.runOne(CMD_MERGE, w);
-    }
-    frames.finish();
+    } else this.dispatch.update();
   }
 
   /** {@link update} without blocking the calling thread; the broadphase must not be changed meanwhile. */
   async updateAsync(): Promise<void> {
     this.usable('updateAsync');
-    const pool = this.pool;
-    if (!pool) {
+    if (this.solo || !this.dispatch.pool) {
       this.update();
       return;
     }
-    const frames = this.frames;
-    const classify = this.prepare();
     this.inFlight = true;
     try {
-      const regions = this.regionCount;
-      if (this.callerRegion) {
-        // This thread's region cannot wait at the workers' barriers here: one hand-off per phase, its
-        // share run between them.
-        if (classify) {
-          await this.runAllAsync(CMD_CLASSIFY);
-          frames.throwIfBad();
-        }
-        await this.runAllAsync(CMD_FRAME);
-      } else {
-        await this.runAllAsync(CMD_STEP);
-        frames.throwIfBad();
-      }
-      const grown = frames.growOutputs() > 0;
-      if (grown) {
-        this.sendBuffers();
-        for (let r = 0; r < regions; r++) if (frames.resend[r] === 1) await this.runOneAsync(CMD_RESEND, r);
-      }
-      if (grown || this.callerRegion) await this.runAllAsync(CMD_MERGE);
-      while (frames.growMerged() > 0) {
-        this.sendBuffers();
-        for (let w = 0; w < regions; w++) if (frames.remerge[w] === 1) await this.runOneAsync(CMD_MERGE, w);
-      }
+      await this.dispatch.updateAsync();
     } finally {
       this.inFlight = false;
     }
-    frames.finish();
   }
 
   /**
@@ -406,91 +347,94 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number {
     this.usable('queryBounds');
-    return this.store.scanQuery(bounds, out);
+    return this.solo ? this.solo.queryBounds(bounds, out) : this.store.scanQuery(bounds, out);
   }
 
   /** How many proxies are live. */
   override get count(): number {
     this.usable('count', true);
-    return this.store.count;
+    return this.solo ? this.solo.count : this.store.count;
   }
 
   /** Pairs in `pairs()`. */
   override get pairCount(): number {
     this.usable('pairCount', true);
-    return this.frames.lists.count;
+    return this.solo ? this.solo.pairCount : this.frames.lists.count;
   }
 
   /** Pairs in `began()`. */
   override get beganCount(): number {
     this.usable('beganCount', true);
-    return this.frames.lists.beganCount;
+    return this.solo ? this.solo.beganCount : this.frames.lists.beganCount;
   }
 
   /** Pairs in `ended()`. */
   override get endedCount(): number {
     this.usable('endedCount', true);
-    return this.frames.lists.endedCount;
+    return this.solo ? this.solo.endedCount : this.frames.lists.endedCount;
   }
 
   /** Every overlapping pair as of the last update (a view into a reused buffer). */
   override pairs(): Int32Array {
     this.usable('pairs');
-    return this.frames.lists.pairs();
+    return this.solo ? this.solo.pairs() : this.frames.lists.pairs();
   }
 
   /** The pairs that started overlapping at the last update. */
   override began(): Int32Array {
     this.usable('began');
-    return this.frames.lists.began();
+    return this.solo ? this.solo.began() : this.frames.lists.began();
   }
 
   /** The pairs that stopped overlapping at the last update (removed proxies' too). */
   override ended(): Int32Array {
     this.usable('ended');
-    return this.frames.lists.ended();
+    return this.solo ? this.solo.ended() : this.frames.lists.ended();
   }
 
   /** The buffers behind `pairs()`, `began()` and `ended()` (see the `Broadphase` contract). */
   override pairBuffers(): PairBuffers {
     this.usable('pairBuffers');
-    return this.frames.lists.buffers();
+    return this.solo ? this.solo.pairBuffers() : this.frames.lists.buffers();
   }
 
   /** The tags of the handles in `pairBuffers()`, entry for entry (ended pairs of removed proxies too). */
   override pairTags(): PairBuffers {
     this.usable('pairTags');
-    return this.frames.lists.tags(this.store.tags);
+    return this.solo ? this.solo.pairTags() : this.frames.lists.tags(this.store.tags);
   }
 
   /** The tag a live proxy was inserted with (0 by default). */
   override tagOf(handle: number): number {
     this.usable('tagOf');
-    return super.tagOf(handle);
+    return this.solo ? this.solo.tagOf(handle) : super.tagOf(handle);
   }
 
   /** Whether `handle` names a live proxy. */
   override has(handle: number): boolean {
     this.usable('has');
-    return super.has(handle);
+    return this.solo ? this.solo.has(handle) : super.has(handle);
   }
 
   /** Copies a live proxy's current bounds into `out` and returns it. */
   override getBounds<T extends number[] | Float64Array | Float32Array>(handle: number, out: T): T {
     this.usable('getBounds');
-    return super.getBounds(handle, out);
+    return this.solo ? this.solo.getBounds(handle, out) : super.getBounds(handle, out);
   }
 
-  /** Milliseconds each region (worker) spent on the last update, by region. */
+  /**
+   * Milliseconds each region (worker) spent on the last update, by region. (With one region on the
+   * calling thread, updates are timed from the first call on: reading the clock allocates.)
+   */
   regionTimes(): Float64Array {
     this.usable('regionTimes');
-    return this.frames.regionMs();
+    return this.solo ? this.solo.regionTimes() : this.frames.regionMs();
   }
 
   /** Boxes each region held after the last update (its own and the ghosts near its borders). */
   regionMembers(): Int32Array {
     this.usable('regionMembers');
-    return this.frames.readMembers();
+    return this.solo ? this.solo.members : this.frames.readMembers();
   }
 
   /**
@@ -501,7 +445,9 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   stepTrace(): { pool: Float64Array; regions: Float64Array; stride: number } {
     this.usable('stepTrace');
-    return { pool: this.pool?.trace ?? new Float64Array(3), regions: this.frames.timings, stride: T_STRIDE };
+    const regions = this.solo ? new Float64Array(T_STRIDE) : this.frames.timings;
+    const pool = this.solo ? null : this.dispatch.pool;
+    return { pool: pool?.trace ?? new Float64Array(3), regions, stride: T_STRIDE };
   }
 
   /**
@@ -510,7 +456,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    * @internal
    */
   get barrierSpinUs(): number {
-    return this.frames.spinUs;
+    return this.solo ? 0 : this.frames.spinUs;
   }
 
   /**
@@ -518,7 +464,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    * @internal
    */
   set barrierSpinUs(us: number) {
-    this.frames.spinUs = Math.max(0, Math.floor(us));
+    if (!this.solo) this.frames.spinUs = Math.max(0, Math.floor(us));
   }
 
   /**
@@ -527,7 +473,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    */
   regionBounds(): Float64Array {
     this.usable('regionBounds');
-    return this.frames.regions.slice();
+    return this.solo ? this.solo.regionBounds() : this.frames.regions.slice();
   }
 
   /**
@@ -537,13 +483,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (!this.pool) return;
-    if (this.ownPool) this.pool.dispose();
-    else {
-      for (let r = this.firstOnWorkers; r < this.regionCount; r++) {
-        this.pool.post(r - this.firstOnWorkers, { type: 'detach', id: this.id });
-      }
-    }
+    if (!this.solo) this.dispatch.dispose();
   }
 
   // --- internals ----------------------------------------------------------------------------------
@@ -553,60 +493,6 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     if (this.disposed) throw new Error(`ParallelSweepAndPrune.${where}: used after dispose()`);
     if (this.inFlight && !anytime) {
       throw new Error(`ParallelSweepAndPrune.${where}: an updateAsync() is still running; await it first`);
-    }
-  }
-
-  /** Runs a command for every region (on the workers, and this thread's regions alongside), blocking. */
-  private runAll(cmd: number): void {
-    const pool = this.pool;
-    if (!pool) {
-      for (const runner of this.runners) runPhase(runner, cmd);
-      return;
-    }
-    const workers = this.regionCount - this.firstOnWorkers;
-    if (!this.callerRegion) {
-      pool.run(cmd, this.id, workers, 0, undefined, this.blame);
-      return;
-    }
-    this.phase = cmd;
-    pool.run(cmd, this.id, workers, 0, undefined, this.blame, this.ownShare);
-  }
-
-  /** Runs a command for region `r` alone (on this thread when it runs the region), blocking. */
-  private runOne(cmd: number, r: number): void {
-    if (!this.pool || r < this.firstOnWorkers) runPhase(this.runners[r], cmd);
-    else this.pool.run(cmd, this.id, 1, r - this.firstOnWorkers);
-  }
-
-  /** {@link runAll} for `updateAsync` (never a `STEP` with a region on this thread). */
-  private async runAllAsync(cmd: number): Promise<void> {
-    const pool = this.pool!;
-    const workers = this.regionCount - this.firstOnWorkers;
-    this.phase = cmd;
-    await pool.runAsync(cmd, this.id, workers, 0, this.blame, this.callerRegion ? this.ownShare : undefined);
-  }
-
-  /** {@link runOne} for `updateAsync`. */
-  private async runOneAsync(cmd: number, r: number): Promise<void> {
-    if (r < this.firstOnWorkers) runPhase(this.runners[r], cmd);
-    else await this.pool!.runAsync(cmd, this.id, 1, r - this.firstOnWorkers);
-  }
-
-  /** Fills the frame header and hands replaced buffers to the regions; whether to classify first. */
-  private prepare(): boolean {
-    const classify = this.frames.prepare();
-    this.frames.header[H_ABORT] = 0;
-    if (this.frames.buffersChanged) this.sendBuffers();
-    return classify;
-  }
-
-  /** Hands every region the current buffer set (after one of them was replaced). */
-  private sendBuffers(): void {
-    this.frames.buffersChanged = false;
-    for (let r = 0; r < this.regionCount; r++) {
-      const buffers = this.frames.buffersOf(r);
-      if (!this.pool || r < this.firstOnWorkers) this.runners[r].setBuffers(buffers);
-      else this.pool.post(r - this.firstOnWorkers, { type: 'buffers', id: this.id, buffers });
     }
   }
 
@@ -630,15 +516,6 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.shareStore();
     this.frames.grow(capacity);
   }
-}
-
-/** Runs one phase of a frame (a pool command) for a region on this thread. */
-function runPhase(runner: RegionRunner, cmd: number): void {
-  if (cmd === CMD_STEP) runner.step();
-  else if (cmd === CMD_CLASSIFY) runner.classify();
-  else if (cmd === CMD_FRAME) runner.frame();
-  else if (cmd === CMD_MERGE) runner.merge();
-  else if (cmd === CMD_RESEND) runner.writeOutput();
 }
 
 /** Whether this code runs on a browser page's main thread (where `Atomics.wait` is not allowed). */

@@ -13,9 +13,9 @@ export interface ParallelSweepAndPruneOptions extends BroadphaseOptions {
   /**
    * Regions, one per thread that runs one (an integer from 1 to 256): the worker threads, and the
    * calling thread with `callerRegion` — so by default `workers: N` starts N − 1 worker threads where
-   * `update()` can block (N for `workers: 1` or on a browser page's main thread). Default: the
-   * hardware's threads, at most 8 (never more threads at work than cores); with `pool`, the pool's
-   * size, plus one with `callerRegion`.
+   * `update()` can block (N on a browser page's main thread); `workers: 1` then starts none and runs as
+   * the sequential `SweepAndPrune` on the calling thread. Default: the hardware's threads, at most 8
+   * (never more threads at work than cores); with `pool`, the pool's size, plus one with `callerRegion`.
    */
   workers?: number;
   /**
@@ -26,10 +26,11 @@ export interface ParallelSweepAndPruneOptions extends BroadphaseOptions {
   pool?: WorkerPool;
   /**
    * The calling thread runs region 0 itself, beside the workers: in `update()` while it waits for them
-   * (one thread less to start and to wake, and no thread idle), in `updateAsync()` between its waits.
-   * Default: true for a pool of the broadphase's own with 2 regions or more where `update()` can block
-   * (Node, a Web Worker); false with `pool` (which then runs every region) and on a browser page's main
-   * thread. The results are the same either way.
+   * (one thread less to start and to wake, and no thread idle), in `updateAsync()` between its waits;
+   * with one region, it runs it alone, as the sequential `SweepAndPrune` (no worker, no shared memory).
+   * Default: true without `pool` where `update()` can block (Node, a Web Worker); false with `pool`
+   * (which then runs every region) and on a browser page's main thread. The results are the same either
+   * way.
    */
   callerRegion?: boolean;
   /** Where the worker script is, when this broadphase starts its own pool (see {@link WorkerPoolOptions}). */
@@ -214,12 +215,7 @@ export function readParallelOptions(
     throw new RangeError(`${where}: twoPhase must be 'auto', 'always' or 'never', got ${show(o.twoPhase)}`);
   }
   const regions = o.pool ? o.pool.size + callerShare : (o.workers ?? Math.min(defaultRegions(), 8));
-  if (o.callerRegion === true && o.pool === undefined && regions < 2) {
-    throw new RangeError(
-      `${where}: callerRegion needs 2 workers or more (region 0 on the calling thread, the others on worker threads), got ${regions}`,
-    );
-  }
-  const callerRegion = o.pool ? callerShare === 1 : (o.callerRegion ?? (callerCanBlock && regions >= 2));
+  const callerRegion = o.pool ? callerShare === 1 : (o.callerRegion ?? callerCanBlock);
   if (twoPhase === 'always' && (regions < 2 || regions > MAX_MASKED_REGIONS)) {
     throw new RangeError(
       `${where}: twoPhase 'always' needs 2 to ${MAX_MASKED_REGIONS} regions (workers), got ${regions}`,

@@ -32,6 +32,12 @@ import { readSapOptions, type SweepAndPruneOptions } from './options.js';
 
 /** Every array of the sweep and prune; the layers above add the behaviour. */
 export abstract class SapState extends PairedBroadphase {
+  /**
+   * The class its errors name (`SweepAndPrune.move: …`): a subclass that serves another public class
+   * names that one instead.
+   * @internal
+   */
+  protected static readonly errorName: string = 'SweepAndPrune';
   /** The `validate` option: check every invariant after each update. */
   protected readonly validateEachUpdate: boolean;
   /** Whether the cell size is chosen from the boxes (`cellSize: 'auto'`). */
@@ -201,7 +207,8 @@ export abstract class SapState extends PairedBroadphase {
 
   /** Checks the options (the proxy store's first, then the grid's) and allocates every array. */
   protected constructor(options: SweepAndPruneOptions) {
-    super(checkOptions(options, 'SweepAndPrune').dimensions, options.initialCapacity ?? 64, 'SweepAndPrune');
+    const name = new.target.errorName;
+    super(checkOptions(options, name).dimensions, options.initialCapacity ?? 64, name);
     const settings = readSapOptions(options);
     const d = this.dimensions;
     this.validateEachUpdate = settings.validate;

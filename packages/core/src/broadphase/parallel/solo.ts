@@ -1,0 +1,342 @@
+/**
+ * The region-parallel sweep and prune with one region on the calling thread: the sequential sweep and
+ * prune itself (Bullet's btAxisSweep3 lineage, as `SweepAndPrune`), with no frames, no shared memory
+ * and no worker — so its pairs, their order, began/ended and tags are SweepAndPrune's by construction,
+ * and so is its speed. It adds what the parallel broadphase's contract has beyond SweepAndPrune's,
+ * and errors that name `ParallelSweepAndPrune`.
+ *
+ * Boxes written without a copy go into an array of their own, `written`, which mirrors every box the
+ * methods store: the sweep and prune re-reads its proxy store's bounds wholesale (insertion-sort passes
+ * over every entry of a region), so a box must reach the store only once it is checked and queued.
+ * The marked boxes are checked at the next update, before anything changes, then copied into the
+ * store and queued — the one copy `moveMany` makes too.
+ */
+import { growArray } from '../../growArray.js';
+import {
+  checkBounds,
+  checkQueryOut,
+  checkStaticFlag,
+  SLOT_MASK,
+  throwBadWrittenBox,
+  wrongBox,
+} from '../proxies.js';
+import { SweepAndPrune } from '../sap/index.js';
+import type { Dimensions } from '../types.js';
+
+const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/**
+ * A SweepAndPrune also fed through an array of boxes written in place: a one-region
+ * ParallelSweepAndPrune on the calling thread.
+ */
+export class SoloSweepAndPrune extends SweepAndPrune {
+  protected static override readonly errorName = 'ParallelSweepAndPrune';
+  /** Milliseconds of the last update (the one region's time), once {@link regionTimes} was asked for. */
+  private readonly times = new Float64Array(1);
+  /** Whether updates are timed: reading the clock allocates (a boxed double), so only once asked. */
+  private timed = false;
+  /** Boxes after the last update (the one region's members). */
+  readonly members = new Int32Array(1);
+  /** Every proxy's latest box as the caller sees it (the store's layout): where it writes in place. */
+  written: Float64Array;
+  /** Slots marked written since the last update (`markedFlag` marks them). */
+  private marked: Int32Array;
+  /** 1 while the slot is in `marked`. */
+  private markedFlag: Uint8Array;
+  private markedCount = 0;
+  /** `markAllWritten()` since the last update: every live dynamic box is read too. */
+  private allWritten = false;
+
+  constructor(dimensions: Dimensions, initialCapacity: number, validate: boolean) {
+    super({ dimensions, initialCapacity, validate });
+    this.written = new Float64Array(this.store.bounds.length);
+    this.marked = new Int32Array(this.store.capacity);
+    this.markedFlag = new Uint8Array(this.store.capacity);
+  }
+
+  /** Where `handle`'s box starts in `written`. */
+  offsetOf(handle: number): number {
+    return this.store.slotOf(handle, 'offsetOf') * this.store.stride;
+  }
+
+  /** Queues `handle`'s box in `written` to be checked and read at the next update. */
+  markWritten(handle: number): void {
+    this.mark(this.store.slotOf(handle, 'markMoved'));
+  }
+
+  /** Queues every live dynamic box in `written` to be checked and read at the next update. */
+  markAllWritten(): void {
+    this.allWritten = true;
+  }
+
+  override insert(bounds: ArrayLike<number>, tag?: number, isStatic?: boolean): number {
+    const handle = super.insert(bounds, tag, isStatic);
+    this.mirror(handle & SLOT_MASK);
+    return handle;
+  }
+
+  override move(handle: number, bounds: ArrayLike<number>): void {
+    const slot = this.store.slotOf(handle, 'move');
+    checkBounds(bounds, this.dimensions, 'ParallelSweepAndPrune.move');
+    this.store.setBounds(slot, bounds);
+    this.mirror(slot);
+    this.markMoved(slot);
+  }
+
+  /** SweepAndPrune's, writing each box into `written` as well as the store, in the same loop. */
+  override moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void {
+    const n = this.store.checkMany(handles, bounds, count, 'moveMany');
+    const s = this.store.stride;
+    const box = this.store.bounds;
+    const copy = this.written;
+    const inLists = this.inLists;
+    const flag = this.dirtyFlag;
+    const dirty = this.dirty;
+    let dirtyCount = this.dirtyCount;
+    for (let i = 0; i < n; i++) {
+      const slot = handles[i] & SLOT_MASK;
+      const o = slot * s;
+      const from = i * s;
+      // Written out (4 or 6 numbers), as SweepAndPrune's.
+      copy[o] = box[o] = bounds[from];
+      copy[o + 1] = box[o + 1] = bounds[from + 1];
+      copy[o + 2] = box[o + 2] = bounds[from + 2];
+      copy[o + 3] = box[o + 3] = bounds[from + 3];
+      if (s === 6) {
+        copy[o + 4] = box[o + 4] = bounds[from + 4];
+        copy[o + 5] = box[o + 5] = bounds[from + 5];
+      }
+      if (inLists[slot] === 1 && flag[slot] === 0) {
+        flag[slot] = 1;
+        dirty[dirtyCount++] = slot;
+      }
+    }
+    this.dirtyCount = dirtyCount;
+  }
+
+  /** As SweepAndPrune's; a proxy whose flag changes is read again, from `written` (as the regions do). */
+  override setStatic(handle: number, isStatic: boolean): void {
+    const slot = this.store.slotOf(handle, 'setStatic');
+    checkStaticFlag(isStatic, 'ParallelSweepAndPrune.setStatic', false);
+    if (this.store.statics[slot] === (isStatic ? 1 : 0)) return;
+    super.setStatic(handle, isStatic);
+    this.mark(slot);
+  }
+
+  override queryBounds(
+    bounds: ArrayLike<number>,
+    out: ((handle: number) => void) | number[] | Int32Array,
+  ): number {
+    // Checked here so that the errors name this class (SweepAndPrune's own checks pass then).
+    checkBounds(bounds, this.dimensions, 'ParallelSweepAndPrune.queryBounds');
+    checkQueryOut(out, 'ParallelSweepAndPrune.queryBounds');
+    return super.queryBounds(bounds, out);
+  }
+
+  /** The box in `written` (what the caller last stored or wrote there). */
+  override getBounds<T extends number[] | Float64Array | Float32Array>(handle: number, out: T): T {
+    const slot = this.store.slotOf(handle, 'getBounds');
+    this.store.copyBounds(slot, out);
+    const s = this.store.stride;
+    for (let k = 0; k < s; k++) out[k] = this.written[slot * s + k];
+    return out;
+  }
+
+  /**
+   * Checks the boxes written into `written` and marked (a bad one throws a RangeError naming its
+   * proxy, before anything changes), copies them into the store and queues them, then updates as
+   * SweepAndPrune does.
+   */
+  override update(): void {
+    if (!this.timed) {
+      this.step();
+      return;
+    }
+    const t0 = now();
+    this.step();
+    this.times[0] = now() - t0;
+  }
+
+  /** Milliseconds of the last update, timed from the first call on (0 until an update is timed). */
+  regionTimes(): Float64Array {
+    this.timed = true;
+    return this.times;
+  }
+
+  /** {@link update}, untimed. */
+  private step(): void {
+    if (this.allWritten) {
+      const bad = this.firstBadInAll();
+      if (bad >= 0) throwBadWrittenBox(this.store, bad, 'ParallelSweepAndPrune.update', this.written);
+      this.takeAll();
+    } else if (this.markedCount > 0) {
+      const bad = this.firstBadMarked();
+      if (bad >= 0) throwBadWrittenBox(this.store, bad, 'ParallelSweepAndPrune.update', this.written);
+      this.takeMarked();
+    }
+    super.update();
+    this.members[0] = this.store.count;
+  }
+
+  /** The one region's bounds: all of space (a new array). */
+  regionBounds(): Float64Array {
+    const d = this.dimensions;
+    return new Float64Array(2 * d).fill(Number.NEGATIVE_INFINITY, 0, d).fill(Number.POSITIVE_INFINITY, d);
+  }
+
+  protected override grow(capacity: number): void {
+    super.grow(capacity);
+    const written = new Float64Array(capacity * this.store.stride);
+    written.set(this.written);
+    this.written = written;
+    this.marked = growArray(this.marked, capacity);
+    this.markedFlag = growArray(this.markedFlag, capacity);
+  }
+
+  /** Lists a slot as written (once). */
+  private mark(slot: number): void {
+    if (this.markedFlag[slot] === 0) {
+      this.markedFlag[slot] = 1;
+      this.marked[this.markedCount++] = slot;
+    }
+  }
+
+  /** Copies a slot's stored box into `written`. */
+  private mirror(slot: number): void {
+    const s = this.store.stride;
+    const o = slot * s;
+    for (let k = 0; k < s; k++) this.written[o + k] = this.store.bounds[o + k];
+  }
+
+  /**
+   * The first slot, in slot order, that a markAllWritten update reads (live, and dynamic or marked)
+   * whose box in `written` is not finite with min ≤ max, or −1: one branch-free pass over every box
+   * (nothing but `written` read), and the loop that finds the slot only when something is wrong.
+   */
+  private firstBadInAll(): number {
+    const used = this.store.used;
+    const b = this.written;
+    let fine = 0;
+    let ordered = true;
+    if (this.dimensions === 3) {
+      for (let o = 0, end = 6 * used; o < end; o += 6) {
+        const x0 = b[o];
+        const y0 = b[o + 1];
+        const z0 = b[o + 2];
+        const x1 = b[o + 3];
+        const y1 = b[o + 4];
+        const z1 = b[o + 5];
+        // x − x is 0 exactly for finite x (NaN for NaN and ±Infinity); NaN fails every <=.
+        fine += x0 - x0 + (y0 - y0) + (z0 - z0) + (x1 - x1) + (y1 - y1) + (z1 - z1);
+        ordered = ordered && x0 <= x1 && y0 <= y1 && z0 <= z1;
+      }
+    } else {
+      for (let o = 0, end = 4 * used; o < end; o += 4) {
+        const x0 = b[o];
+        const y0 = b[o + 1];
+        const x1 = b[o + 2];
+        const y1 = b[o + 3];
+        fine += x0 - x0 + (y0 - y0) + (x1 - x1) + (y1 - y1);
+        ordered = ordered && x0 <= x1 && y0 <= y1;
+      }
+    }
+    if (fine === 0 && ordered) return -1;
+    // Some box is wrong: the first one the update reads (a static box nobody marked, or a removed
+    // one, is not read: no error).
+    for (let slot = 0; slot < used; slot++) {
+      if ((this.takenInAll(slot) & this.wrongAt(slot)) === 1) return slot;
+    }
+    return -1;
+  }
+
+  /** The first marked live slot whose box in `written` is not finite with min ≤ max, or −1. */
+  private firstBadMarked(): number {
+    const alive = this.store.alive;
+    for (let i = 0; i < this.markedCount; i++) {
+      const slot = this.marked[i];
+      if ((alive[slot] & this.wrongAt(slot)) === 1) return slot;
+    }
+    return -1;
+  }
+
+  /** 1 when a markAllWritten update reads the slot's box: live, and dynamic or marked. */
+  private takenInAll(slot: number): number {
+    const store = this.store;
+    return store.alive[slot] & ((store.statics[slot] ^ 1) | this.markedFlag[slot]);
+  }
+
+  /** 1 when the slot's box in `written` is not finite with min ≤ max. */
+  private wrongAt(slot: number): number {
+    return wrongBox(this.written, slot * 2 * this.dimensions, this.dimensions);
+  }
+
+  /**
+   * Copies every live dynamic or marked box from `written` into the store and queues its move: one
+   * loop with everything in locals (it runs over every box each frame an engine writes them all).
+   */
+  private takeAll(): void {
+    const store = this.store;
+    const s = store.stride;
+    const box = store.bounds;
+    const from = this.written;
+    const alive = store.alive;
+    const statics = store.statics;
+    const marked = this.markedFlag;
+    const inLists = this.inLists;
+    const flag = this.dirtyFlag;
+    const dirty = this.dirty;
+    let dirtyCount = this.dirtyCount;
+    for (let slot = 0, used = store.used; slot < used; slot++) {
+      if ((alive[slot] & ((statics[slot] ^ 1) | marked[slot])) === 0) continue;
+      const o = slot * s;
+      box[o] = from[o];
+      box[o + 1] = from[o + 1];
+      box[o + 2] = from[o + 2];
+      box[o + 3] = from[o + 3];
+      if (s === 6) {
+        box[o + 4] = from[o + 4];
+        box[o + 5] = from[o + 5];
+      }
+      // markMoved (a box not listed yet is listed from the store at this update).
+      if ((inLists[slot] & (flag[slot] ^ 1)) === 1) {
+        flag[slot] = 1;
+        dirty[dirtyCount++] = slot;
+      }
+    }
+    this.dirtyCount = dirtyCount;
+    this.clearMarks();
+    this.allWritten = false;
+  }
+
+  /** Copies every marked live box from `written` into the store and queues its move. */
+  private takeMarked(): void {
+    const alive = this.store.alive;
+    for (let i = 0; i < this.markedCount; i++) {
+      const slot = this.marked[i];
+      if (alive[slot] === 1) this.take(slot);
+    }
+    this.clearMarks();
+  }
+
+  /** Copies one box from `written` into the store and queues its move (a new box is listed from there). */
+  private take(slot: number): void {
+    const s = this.store.stride;
+    const o = slot * s;
+    const box = this.store.bounds;
+    const from = this.written;
+    box[o] = from[o];
+    box[o + 1] = from[o + 1];
+    box[o + 2] = from[o + 2];
+    box[o + 3] = from[o + 3];
+    if (s === 6) {
+      box[o + 4] = from[o + 4];
+      box[o + 5] = from[o + 5];
+    }
+    this.markMoved(slot);
+  }
+
+  private clearMarks(): void {
+    for (let i = 0; i < this.markedCount; i++) this.markedFlag[this.marked[i]] = 0;
+    this.markedCount = 0;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Heap-growth probe of ParallelSweepAndPrune with one region on the calling thread, run in a child
+ * process of its own (`node --expose-gc --import tsx soloHeapProbe.ts [control]`) so that no test-runner
+ * traffic shares the heap. Boxes bounce in a cube (a fifth of them static, two flags flipping a frame),
+ * fed each frame one of three ways in turn: written into `bounds` then `markAllMoved()`, written then
+ * `markMoved` each, and `moveMany`; `control` adds one small array allocated a frame.
+ * Warms up, then prints the heap growth of each window of 500 frames (after a full GC) as JSON.
+ */
+import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
+
+const control = process.argv[2] === 'control';
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('usage: node --expose-gc --import tsx soloHeapProbe.ts [control]');
+
+const n = 1000;
+const d = 3;
+let seed = 5;
+const r = () => {
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  return seed / 4294967296;
+};
+const pos = new Float64Array(n * d).map(() => r() * 100);
+const vel = new Float64Array(n * d).map(() => (r() - 0.5) * 0.5);
+const half = new Float64Array(n * d).map(() => 0.2 + r() * 1.5);
+const boxes = new Float64Array(n * 2 * d);
+const bp = new ParallelSweepAndPrune({ dimensions: d, workers: 1 });
+if (bp.mode !== 'in-thread') throw new Error('soloHeapProbe: not the one region on the calling thread');
+const handles = new Int32Array(n);
+const fill = (i: number) => {
+  for (let k = 0; k < d; k++) {
+    boxes[i * 2 * d + k] = pos[i * d + k] - half[i * d + k];
+    boxes[i * 2 * d + d + k] = pos[i * d + k] + half[i * d + k];
+  }
+};
+for (let i = 0; i < n; i++) {
+  fill(i);
+  handles[i] = bp.insert(boxes.subarray(i * 2 * d, (i + 1) * 2 * d), i, i % 5 === 0);
+}
+bp.update();
+let frameCount = 0;
+let checksum = 0;
+// Where the control run's arrays escape to (so the JIT cannot remove them).
+export let sink: number[] = [];
+const frame = () => {
+  for (let i = 0; i < n * d; i++) {
+    pos[i] += vel[i];
+    if (pos[i] < 0 || pos[i] > 100) vel[i] = -vel[i];
+  }
+  for (let i = 0; i < n; i++) fill(i);
+  const way = frameCount % 3;
+  if (way === 2) bp.moveMany(handles, boxes);
+  else {
+    // The broadphase's own array: handle i is slot i here (inserted in order, none removed).
+    bp.bounds.set(boxes);
+    if (way === 1) for (let i = 0; i < n; i++) bp.markMoved(handles[i]);
+    else bp.markAllMoved();
+  }
+  for (let j = 0; j < 2; j++) {
+    const h = handles[(frameCount * 7 + j * 13) % n];
+    bp.setStatic(h, !bp.isStatic(h));
+  }
+  frameCount = (frameCount + 1) % n;
+  bp.update();
+  checksum = (checksum + bp.pairCount + bp.beganCount) | 0;
+  if (control) sink = [checksum];
+};
+for (let f = 0; f < 3000; f++) frame();
+const growth: number[] = [];
+for (let w = 0; w < 10; w++) {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let f = 0; f < 500; f++) frame();
+  growth.push(process.memoryUsage().heapUsed - before);
+}
+console.log(JSON.stringify({ growth, checksum }));
