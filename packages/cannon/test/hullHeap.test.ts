@@ -25,8 +25,8 @@ describe('exact hull contacts: heap', () => {
     const ours = run('quiet');
     const stock = run('stock');
     const control = run('allocate');
-    expect(ours.contacts).toBe(stock.contacts); // the same work: the same contacts
-    expect(ours.contacts).toBeGreaterThan(30_000);
+    expect(ours.contacts).toBe(stock.contacts); // the same work: the same contacts a window
+    expect(ours.contacts).toBeGreaterThan(7_500);
     const quiet = Math.min(...ours.growth);
     // 8 000 pair calls a window: cannon's own allocates megabytes; ours not one boxed number a call
     // (that would be 128 000 bytes). A quiet window still shows 1.7–9.6 kB (measured; more on a fresh
