@@ -315,7 +315,9 @@ describe('one region on the calling thread equals SweepAndPrune, order and tags 
     const probe = fileURLToPath(new URL('./soloHeapProbe.ts', import.meta.url));
     const run = (...flags: string[]) =>
       JSON.parse(
-        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...flags], { encoding: 'utf8' }),
+        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...flags], {
+          encoding: 'utf8',
+        }),
       ) as { growth: number[]; checksum: number };
     // Every window feeds the three ways in turn (markAllMoved, markMoved each, moveMany).
     const r = run();
