@@ -34,7 +34,7 @@ function scene(n: number, d: 2 | 3, seed: number) {
 }
 
 describe('SweepAndPrune', () => {
-  it('does not allocate per frame once capacities are reached (heap flat over 5000 frames, every update path)', () => {
+  it('does not allocate per frame once capacities are reached (a 500-frame window after the warm-up leaves the heap flat, every update path)', () => {
     // In a child process, so the test runner's own traffic does not share the heap.
     const probe = fileURLToPath(new URL('../support/heapProbe.ts', import.meta.url));
     const run = (...extra: string[]) =>
