@@ -1,27 +1,37 @@
 #!/usr/bin/env node
 /**
  * Runs several of the root package's scripts at once (`pnpm run <name>` each) and fails if any fails:
- * `pnpm test` runs the type checks, the API reference check and the vitest suites side by side: the
- * checks are one busy thread each, and the suites leave gaps (browser tests waiting on Chromium, threads
- * handing frames over) that they fill — 295 s for the whole test against 305 s with the checks first, in
- * one run each on a 2-core machine. (The consumer check stays after them: it packs, and so rebuilds, the
- * packages' dist/ the suites read.) Each output line is prefixed with its script's name; the exit code is
- * 1 if any script failed, after all finish.
+ * `pnpm test` runs the vitest suites with the type checks and the API reference check beside them at a low
+ * priority (`low:<script>`: niceness 10, which its child processes inherit): the checks are one busy
+ * thread each and fill the gaps the suites leave (browser tests waiting on Chromium, threads handing
+ * frames over), without taking a core from the suites' worker threads, whose barriers wait on every
+ * thread of a frame. (The consumer check stays after them: it packs, and so rebuilds, the packages'
+ * dist/ the suites read.) Each output line is prefixed with its script's name; the exit code is 1 if
+ * any script failed, after all finish.
  *
- * Usage: node scripts/together.mjs <script> [<script> ...]
+ * Usage: node scripts/together.mjs [low:]<script> [[low:]<script> ...]
  */
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const names = process.argv.slice(2);
-if (names.length === 0) throw new Error('usage: node scripts/together.mjs <script> [<script> ...]');
+const args = process.argv.slice(2);
+if (args.length === 0)
+  throw new Error('usage: node scripts/together.mjs [low:]<script> [[low:]<script> ...]');
+const names = args.map((a) => a.replace(/^low:/, ''));
 
-/** Runs `pnpm run <name>`, its output line by line with a prefix; resolves to its exit code. */
-function run(name) {
+/** Runs `pnpm run <name>` (at niceness 10 when `low`), its output line by line with a prefix; resolves to its exit code. */
+function run(name, low) {
   return new Promise((resolve) => {
     const child = spawn('pnpm', ['run', '--silent', name], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Set before pnpm starts the script (its children inherit it); where the system refuses, it runs as is.
+    if (low && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {}
+    }
     for (const [stream, out] of [
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
@@ -35,7 +45,7 @@ function run(name) {
   });
 }
 
-const codes = await Promise.all(names.map(run));
+const codes = await Promise.all(names.map((name, i) => run(name, args[i].startsWith('low:'))));
 const failed = names.filter((_, i) => codes[i] !== 0);
 if (failed.length > 0) {
   process.stderr.write(`failed: ${failed.join(', ')}\n`);
