@@ -205,6 +205,7 @@ describe('exact hull contacts are cannon-es’s own, bit for bit', () => {
     const seen = new Map<string, number>();
     let contacts = 0;
     let separated = 0;
+    let configuration = 0;
     for (const A of shapes) {
       for (const B of shapes) {
         for (const [xA, qA, xB, qB, kind] of configurations(A, B, r)) {
@@ -222,12 +223,10 @@ describe('exact hull contacts are cannon-es’s own, bit for bit', () => {
             const same = Object.is(s[0], target.x) && Object.is(s[1], target.y) && Object.is(s[2], target.z);
             if (!same) expect([...s], what).toEqual([target.x, target.y, target.z]);
           } else separated++;
-          // the handler, plain, justTest and with friction reduction
-          for (const [justTest, reduction] of [
-            [false, false],
-            [true, false],
-            [false, true],
-          ]) {
+          // the handler, plain, then justTest or with friction reduction (every other configuration
+          // each: cannon's own SAT is most of this test's time, and each variant still sees every class)
+          const variant = configuration++ % 2 === 0 ? [true, false] : [false, true];
+          for (const [justTest, reduction] of [[false, false], variant]) {
             const a = outcome(proto.convexConvex, A, B, xA, xB, qA, qB, justTest, reduction);
             const b = outcome(convexConvexExact as unknown as Fn, A, B, xA, xB, qA, qB, justTest, reduction);
             expectSameOutcome(a, b, what);
