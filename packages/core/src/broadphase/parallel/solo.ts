@@ -83,35 +83,11 @@ export class SoloSweepAndPrune extends SweepAndPrune {
     this.markMoved(slot);
   }
 
-  /** SweepAndPrune's, writing each box into `written` as well as the store, in the same loop. */
+  /** SweepAndPrune's (everything checked before anything changes), then each box mirrored into `written`. */
   override moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void {
-    const n = this.store.checkMany(handles, bounds, count, 'moveMany');
-    const s = this.store.stride;
-    const box = this.store.bounds;
-    const copy = this.written;
-    const inLists = this.inLists;
-    const flag = this.dirtyFlag;
-    const dirty = this.dirty;
-    let dirtyCount = this.dirtyCount;
-    for (let i = 0; i < n; i++) {
-      const slot = handles[i] & SLOT_MASK;
-      const o = slot * s;
-      const from = i * s;
-      // Written out (4 or 6 numbers), as SweepAndPrune's.
-      copy[o] = box[o] = bounds[from];
-      copy[o + 1] = box[o + 1] = bounds[from + 1];
-      copy[o + 2] = box[o + 2] = bounds[from + 2];
-      copy[o + 3] = box[o + 3] = bounds[from + 3];
-      if (s === 6) {
-        copy[o + 4] = box[o + 4] = bounds[from + 4];
-        copy[o + 5] = box[o + 5] = bounds[from + 5];
-      }
-      if (inLists[slot] === 1 && flag[slot] === 0) {
-        flag[slot] = 1;
-        dirty[dirtyCount++] = slot;
-      }
-    }
-    this.dirtyCount = dirtyCount;
+    super.moveMany(handles, bounds, count);
+    const n = count ?? handles.length;
+    for (let i = 0; i < n; i++) this.mirror(handles[i] & SLOT_MASK);
   }
 
   /** As SweepAndPrune's; a proxy whose flag changes is read again, from `written` (as the regions do). */
