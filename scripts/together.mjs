@@ -5,9 +5,9 @@
  * priority (`low:<script>`: niceness 10, which its child processes inherit): the checks are one busy
  * thread each and fill the gaps the suites leave (browser tests waiting on Chromium, threads handing
  * frames over), without taking a core from the suites' worker threads, whose barriers wait on every
- * thread of a frame. (The consumer check stays after them: it packs, and so rebuilds, the packages'
- * dist/ the suites read.) Each output line is prefixed with its script's name; the exit code is 1 if
- * any script failed, after all finish.
+ * thread of a frame. (The consumer check stays after them: beside them, even at a low priority, its
+ * builds and installs slowed the suites by more than they saved.) Each output line is prefixed with its
+ * script's name; the exit code is 1 if any script failed, after all finish.
  *
  * Usage: node scripts/together.mjs [low:]<script> [[low:]<script> ...]
  */
