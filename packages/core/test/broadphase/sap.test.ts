@@ -41,7 +41,7 @@ describe('SweepAndPrune', () => {
       JSON.parse(
         execFileSync(
           process.execPath,
-          ['--expose-gc', '--import', 'tsx', probe, 'SweepAndPrune', '1000', '3000', ...extra],
+          ['--expose-gc', '--import', 'tsx', probe, 'SweepAndPrune', '1000', '1500', ...extra],
           {
             encoding: 'utf8',
           },

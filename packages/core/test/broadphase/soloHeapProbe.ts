@@ -64,7 +64,7 @@ const frame = () => {
   checksum = (checksum + bp.pairCount + bp.beganCount) | 0;
   if (control) sink = [checksum];
 };
-for (let f = 0; f < 3000; f++) frame();
+for (let f = 0; f < 1500; f++) frame();
 const growth: number[] = [];
 // The runtime adds its own heap traffic to the first windows after the warm-up (tens to hundreds of kB a
 // window for a few windows, even in an empty loop; longer on a loaded machine), never to all: the
