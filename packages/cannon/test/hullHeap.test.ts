@@ -30,8 +30,8 @@ describe('exact hull contacts: heap', () => {
     const quiet = Math.min(...ours.growth);
     // 8 000 pair calls a window: cannon's own allocates megabytes; ours not one boxed number a call
     // (that would be 128 000 bytes). A quiet window still shows 1.7–9.6 kB (measured; more on a fresh
-    // clone), the runtime's own traffic; while V8 is still compiling, windows show ~200 kB of its code
-    // objects, so the probe runs windows until a quiet one (at most 12).
+    // clone), the runtime's own traffic, which fills the first windows after the warm-up with ~200 kB
+    // each for a while: the probe runs windows until a quiet one (at most 12).
     expect(Math.min(...stock.growth)).toBeGreaterThan(500_000);
     expect(quiet, `growth per window: ${ours.growth.join(', ')}`).toBeLessThan(16_000);
     // The probe sees a 1-element array every second pair call (4 000 a window, 28 bytes or more each):

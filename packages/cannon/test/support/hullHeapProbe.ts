@@ -10,6 +10,7 @@
  * Ours runs windows until a quiet one (see below), cannon's one, the control four.
  */
 import * as CANNON from 'cannon-es';
+import { heapWindows } from '../../../../test/support/heapWindows.js';
 import { convexConvexExact } from '../../src/hull/convexContacts.js';
 import { sphereConvexExact } from '../../src/hull/sphereContacts.js';
 import { randomHull } from '../hulls.js';
@@ -81,19 +82,15 @@ const round = () => {
 // calls, so every window makes the same contacts).
 const stock = process.argv[2] === 'stock';
 const warm = stock ? 20 : 800;
-// V8 keeps compiling for a while after the warm-up (its code objects land on the heap: windows of
-// ~200 kB, for a few windows, longer on a loaded machine), so ours runs up to 12 windows and stops at
-// the first quiet one (under 8 kB, the runtime's own traffic; a boxed number a call would be 128 kB).
-// The control runs 4, each of which must show its arrays.
+// The runtime's own traffic fills the first windows after the warm-up (~200 kB each here; see
+// heapWindows), so ours runs up to 12 windows and stops at the first quiet one (under 8 kB; a boxed
+// number a call would be 128 kB). The control runs 4, each of which must show its arrays.
 const windows = stock ? 1 : allocate ? 4 : 12;
 for (let f = 0; f < warm; f++) round();
 contacts = 0;
-const growth: number[] = [];
-for (let w = 0; w < windows; w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 250; f++) round();
-  growth.push(process.memoryUsage().heapUsed - before);
-  if (!stock && !allocate && growth[w] < 8_000) break;
-}
+const growth = heapWindows(round, {
+  frames: 250,
+  windows,
+  quietBelow: stock || allocate ? undefined : 8_000,
+});
 console.log(JSON.stringify({ growth, contacts: contacts / growth.length }));

@@ -6,6 +6,7 @@
  * `markMoved` each, and `moveMany`; `control` adds one small array allocated a frame.
  * Warms up, then prints the heap growth of each window of 500 frames (after a full GC) as JSON.
  */
+import { heapWindows } from '../../../../test/support/heapWindows.js';
 import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
 
 const control = process.argv[2] === 'control';
@@ -65,16 +66,10 @@ const frame = () => {
   if (control) sink = [checksum];
 };
 for (let f = 0; f < 1500; f++) frame();
-const growth: number[] = [];
-// The runtime adds its own heap traffic to the first windows after the warm-up (tens to hundreds of kB a
-// window for a few windows, even in an empty loop; longer on a loaded machine), never to all: the
-// measured run goes on until a quiet window (at most 16); the control runs 10, each of which must
-// show its allocation.
-for (let w = 0; w < (control ? 10 : 16); w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 500; f++) frame();
-  growth.push(process.memoryUsage().heapUsed - before);
-  if (!control && growth[w] < 1024) break;
-}
+// The control's allocation must show in every window; the measured run stops at its first quiet one.
+const growth = heapWindows(frame, {
+  frames: 500,
+  windows: control ? 10 : 16,
+  quietBelow: control ? undefined : 1024,
+});
 console.log(JSON.stringify({ growth, checksum }));

@@ -5,6 +5,7 @@
  * then prints the heap growth of each window of 500 frames (after a full GC). Initial overlaps are not
  * in it: their contact comes from the validated narrowphase functions, which allocate a little.
  */
+import { heapWindows } from '../../../../test/support/heapWindows.js';
 import * as core from '../../src/index.js';
 import { slabMesh } from './reference.js';
 
@@ -52,16 +53,10 @@ const frame = (f: number) => {
   if (control) sink = new Float64Array(64);
 };
 for (let f = 0; f < 3000; f++) frame(f);
-const growth: number[] = [];
-// The runtime adds its own heap traffic to the first windows after the warm-up (tens to hundreds of kB a
-// window for a few windows, even in an empty loop; longer on a loaded machine), never to all: the
-// measured run goes on until a quiet window (at most 16); the control runs 8, each of which must
-// show its allocation.
-for (let w = 0; w < (control ? 8 : 16); w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 500; f++) frame(f);
-  growth.push(process.memoryUsage().heapUsed - before);
-  if (!control && growth[w] < 64 * 500) break;
-}
+// The control's allocation must show in every window; the measured run stops at its first quiet one.
+const growth = heapWindows(frame, {
+  frames: 500,
+  windows: control ? 8 : 16,
+  quietBelow: control ? undefined : 64 * 500,
+});
 console.log(JSON.stringify({ growth, checksum }));

@@ -3,6 +3,7 @@
  * <Broadphase> [n] [warmup] [allocate] [teleport] [statics] [few]`) so that no test-runner traffic shares the heap. Simulates boxes bouncing in
  * a cube, warms up, then prints the heap growth of each window of 500 frames (after a full GC) as JSON.
  */
+import { heapWindows } from '../../../../test/support/heapWindows.js';
 import * as core from '../../src/index.js';
 
 const [name = 'SweepAndPrune', nArg = '1000', warmArg = '3000', ...flags] = process.argv.slice(2);
@@ -77,16 +78,10 @@ const frame = () => {
   if (allocateEachFrame) sink = [checksum];
 };
 for (let f = 0; f < Number(warmArg); f++) frame();
-const growth: number[] = [];
-// The runtime adds its own heap traffic to the first windows after the warm-up (tens to hundreds of kB a
-// window for a few windows, even in an empty loop; longer on a loaded machine), never to all: the
-// measured run goes on until a quiet window (at most 16); the control runs 10, each of which must
-// show its allocation.
-for (let w = 0; w < (allocateEachFrame ? 10 : 16); w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 500; f++) frame();
-  growth.push(process.memoryUsage().heapUsed - before);
-  if (!allocateEachFrame && growth[w] < 1024) break;
-}
+// The control's allocation must show in every window; the measured run stops at its first quiet one.
+const growth = heapWindows(frame, {
+  frames: 500,
+  windows: allocateEachFrame ? 10 : 16,
+  quietBelow: allocateEachFrame ? undefined : 1024,
+});
 console.log(JSON.stringify({ growth, checksum }));

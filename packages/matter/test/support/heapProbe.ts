@@ -8,6 +8,7 @@
  * window (after a full GC) as JSON.
  */
 import Matter from 'matter-js';
+import { heapWindows } from '../../../../test/support/heapWindows.js';
 import { installSieve } from '../../src/index.js';
 
 const [nArg = '1000', warmArg = '2000', control = '', path = 'broadphase'] = process.argv.slice(2);
@@ -64,18 +65,12 @@ const frame = () => {
   if (allocateEachFrame) sink = [checksum];
 };
 for (let f = 0; f < Number(warmArg); f++) frame();
-const growth: number[] = [];
-// The runtime adds its own heap traffic to the first windows after the warm-up (tens to hundreds of kB a
-// window for a few windows, even in an empty loop; longer on a loaded machine), never to all: the
-// measured run goes on until a quiet window (at most 16); the control runs 10, each of which must
-// show its allocation.
-for (let w = 0; w < (allocateEachFrame ? 10 : 16); w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 500; f++) frame();
-  growth.push(process.memoryUsage().heapUsed - before);
-  if (!allocateEachFrame && growth[w] < 1024) break;
-}
+// The control's allocation must show in every window; the measured run stops at its first quiet one.
+const growth = heapWindows(frame, {
+  frames: 500,
+  windows: allocateEachFrame ? 10 : 16,
+  quietBelow: allocateEachFrame ? undefined : 1024,
+});
 console.log(
   JSON.stringify({
     growth,

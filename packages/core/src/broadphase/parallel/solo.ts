@@ -180,8 +180,7 @@ export class SoloSweepAndPrune extends SweepAndPrune {
   /** Copies a slot's stored box into `written`. */
   private mirror(slot: number): void {
     const s = this.store.stride;
-    const o = slot * s;
-    for (let k = 0; k < s; k++) this.written[o + k] = this.store.bounds[o + k];
+    copyBox(this.written, this.store.bounds, slot * s, s);
   }
 
   /**
@@ -192,31 +191,11 @@ export class SoloSweepAndPrune extends SweepAndPrune {
   private firstBadInAll(): number {
     const used = this.store.used;
     const b = this.written;
-    let fine = 0;
-    let ordered = true;
-    if (this.dimensions === 3) {
-      for (let o = 0, end = 6 * used; o < end; o += 6) {
-        const x0 = b[o];
-        const y0 = b[o + 1];
-        const z0 = b[o + 2];
-        const x1 = b[o + 3];
-        const y1 = b[o + 4];
-        const z1 = b[o + 5];
-        // x − x is 0 exactly for finite x (NaN for NaN and ±Infinity); NaN fails every <=.
-        fine += x0 - x0 + (y0 - y0) + (z0 - z0) + (x1 - x1) + (y1 - y1) + (z1 - z1);
-        ordered = ordered && x0 <= x1 && y0 <= y1 && z0 <= z1;
-      }
-    } else {
-      for (let o = 0, end = 4 * used; o < end; o += 4) {
-        const x0 = b[o];
-        const y0 = b[o + 1];
-        const x1 = b[o + 2];
-        const y1 = b[o + 3];
-        fine += x0 - x0 + (y0 - y0) + (x1 - x1) + (y1 - y1);
-        ordered = ordered && x0 <= x1 && y0 <= y1;
-      }
-    }
-    if (fine === 0 && ordered) return -1;
+    const d = this.dimensions;
+    const s = 2 * d;
+    let bad = 0;
+    for (let o = 0, end = s * used; o < end; o += s) bad |= wrongBox(b, o, d);
+    if (bad === 0) return -1;
     // Some box is wrong: the first one the update reads (a static box nobody marked, or a removed
     // one, is not read: no error).
     for (let slot = 0; slot < used; slot++) {
@@ -264,15 +243,7 @@ export class SoloSweepAndPrune extends SweepAndPrune {
     let dirtyCount = this.dirtyCount;
     for (let slot = 0, used = store.used; slot < used; slot++) {
       if ((alive[slot] & ((statics[slot] ^ 1) | marked[slot])) === 0) continue;
-      const o = slot * s;
-      box[o] = from[o];
-      box[o + 1] = from[o + 1];
-      box[o + 2] = from[o + 2];
-      box[o + 3] = from[o + 3];
-      if (s === 6) {
-        box[o + 4] = from[o + 4];
-        box[o + 5] = from[o + 5];
-      }
+      copyBox(box, from, slot * s, s);
       // markMoved (a box not listed yet is listed from the store at this update).
       if ((inLists[slot] & (flag[slot] ^ 1)) === 1) {
         flag[slot] = 1;
@@ -297,22 +268,24 @@ export class SoloSweepAndPrune extends SweepAndPrune {
   /** Copies one box from `written` into the store and queues its move (a new box is listed from there). */
   private take(slot: number): void {
     const s = this.store.stride;
-    const o = slot * s;
-    const box = this.store.bounds;
-    const from = this.written;
-    box[o] = from[o];
-    box[o + 1] = from[o + 1];
-    box[o + 2] = from[o + 2];
-    box[o + 3] = from[o + 3];
-    if (s === 6) {
-      box[o + 4] = from[o + 4];
-      box[o + 5] = from[o + 5];
-    }
+    copyBox(this.store.bounds, this.written, slot * s, s);
     this.markMoved(slot);
   }
 
   private clearMarks(): void {
     for (let i = 0; i < this.markedCount; i++) this.markedFlag[this.marked[i]] = 0;
     this.markedCount = 0;
+  }
+}
+
+/** Copies the box at `o` (`s` = 4 or 6 numbers) of `from` into `to`, written out: it runs for every box a frame. */
+function copyBox(to: Float64Array, from: Float64Array, o: number, s: number): void {
+  to[o] = from[o];
+  to[o + 1] = from[o + 1];
+  to[o + 2] = from[o + 2];
+  to[o + 3] = from[o + 3];
+  if (s === 6) {
+    to[o + 4] = from[o + 4];
+    to[o + 5] = from[o + 5];
   }
 }
