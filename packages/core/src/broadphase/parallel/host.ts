@@ -88,7 +88,6 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    * false in-thread, where it runs them all); the workers then run regions 1 and up.
    */
   readonly callerRegion: boolean;
-  private readonly shared: boolean;
   /** The one region on the calling thread, a plain SweepAndPrune (null otherwise: then the next two). */
   private readonly solo: SoloSweepAndPrune | null;
   /** The frames of the regions (not made for the one region on the calling thread). */
@@ -120,8 +119,8 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     super(o.dimensions, solo ? 1 : o.initialCapacity, 'ParallelSweepAndPrune');
     const regions = o.regions;
     this.regionCount = regions;
-    this.shared = o.pool !== undefined || (reason === null && !o.inThread && !solo);
-    this.mode = this.shared ? 'workers' : 'in-thread';
+    const shared = o.pool !== undefined || (reason === null && !o.inThread && !solo);
+    this.mode = shared ? 'workers' : 'in-thread';
     this.fallbackReason = o.inThread ? null : reason;
     if (this.fallbackReason && !warnedFallback) {
       warnedFallback = true;
@@ -134,8 +133,8 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     }
     // Shared copies of the store's arrays: insert / move write straight where the regions read.
     this.shareStore();
-    this.frames = new Frames(this.store, o, this.shared);
-    this.dispatch = new RegionDispatch(this.frames, o, this.dimensions, this.shared);
+    this.frames = new Frames(this.store, o, shared);
+    this.dispatch = new RegionDispatch(this.frames, o, this.dimensions, shared);
     this.callerRegion = this.dispatch.callerRegion;
   }
 
@@ -506,7 +505,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
   }
 
   private sharedCopy<T extends Float64Array | Uint8Array | Int32Array>(array: T): T {
-    const buffer = makeBuffer(array.byteLength, this.shared);
+    const buffer = makeBuffer(array.byteLength, this.mode === 'workers');
     const copy = new (array.constructor as new (b: ArrayBufferLike) => T)(buffer);
     copy.set(array);
     return copy;
