@@ -43,7 +43,8 @@ export interface ClassifyViews {
 /**
  * Claims chunks of the frame's list until none is left, checking (when the header asks) and sorting
  * each; returns the first entry of the list, among the chunks this caller took, whose box is not
- * finite with min ≤ max (−1: none). Masks are written only when every box of a chunk passed.
+ * finite with min ≤ max (−1: none). The chunks with a bad box have their masks written all the same:
+ * the host then throws before any region acts, and has the next update classify every box again.
  */
 export function classifyChunks(v: ClassifyViews, dimensions: number): number {
   const h = v.header;
@@ -58,11 +59,19 @@ export function classifyChunks(v: ClassifyViews, dimensions: number): number {
     if (c >= chunks) break;
     const start = c * CLASSIFY_CHUNK;
     const end = Math.min(count, start + CLASSIFY_CHUNK);
+    if (masked) {
+      // Checked and sorted in one pass over the boxes.
+      const n = sortIntoRegions(v, dimensions, start, end, check);
+      if (n >= 0) {
+        v.chunks[c] = n;
+        continue;
+      }
+    }
     const bad = check ? firstBad(v, dimensions, start, end) : -1;
     if (bad >= 0) {
       if (first < 0 || bad < first) first = bad;
       v.chunks[c] = 0;
-    } else if (masked) v.chunks[c] = sortIntoRegions(v, dimensions, start, end);
+    }
   }
   return first;
 }
@@ -108,9 +117,10 @@ function firstBad(v: ClassifyViews, d: number, start: number, end: number): numb
  * The bit set of regions each box of entries [start, end) overlaps (closed bounds), into `masks` by
  * slot, with {@link TAKEN} on every box the frame looks at; the others keep their bits without it. In
  * a walking frame, lists the taken boxes whose regions changed, or that are listed, into this chunk's
- * stretch of `entering`, and returns how many.
+ * stretch of `entering`, and returns how many. With `check`, also checks every box it reads (as
+ * {@link firstBad} does, in the same pass) and returns −1 if one is not finite with min ≤ max.
  */
-function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number): number {
+function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number, check: boolean): number {
   const s = 2 * d;
   const h = v.header;
   const all = h[H_FULL] === 1 || h[H_TAKE_ALL] === 1;
@@ -126,6 +136,7 @@ function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number
   const masks = v.masks;
   const entering = v.entering;
   let n = 0;
+  let bad = 0;
   for (let i = start; i < end; i++) {
     const slot = every ? i : dirty[i];
     const last = masks[slot] & ~TAKEN;
@@ -139,6 +150,8 @@ function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number
     let mask = 0;
     if (alive[slot] === 1) {
       const o = slot * s;
+      // The box is read (firstBad's rule: taken and live, a removed listed box is not).
+      if (check) bad |= wrongBox(b, o, d);
       // Most boxes lie strictly inside last frame's one region: then only that region holds them.
       const guess = 31 - Math.clz32(last);
       if (last !== 0 && (last & (last - 1)) === 0 && guess < regions && strictlyInside(reg, b, o, guess, d)) {
@@ -159,7 +172,7 @@ function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number
     masks[slot] = TAKEN | mask;
     if (walk && (isListed || mask !== last)) entering[start + n++] = slot;
   }
-  return n;
+  return bad === 0 ? n : -1;
 }
 
 /** Whether box `o` of `b` lies strictly inside region r's bounds (so it reaches no other region). */

@@ -252,7 +252,7 @@ export class Frames {
       if (bad >= 0 && (first < 0 || bad < first)) first = bad;
     }
     if (first < 0) return;
-    // The masks of the chunks that passed were written, but no region acted on them.
+    // The masks were written (those of a bad box's chunk too), but no region acted on them.
     this.masksExact = false;
     const store = this.store;
     const slot = h[H_FULL] === 1 || h[H_ALL_MOVED] === 1 ? first : this.dirty[first];
