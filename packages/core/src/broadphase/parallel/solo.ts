@@ -16,6 +16,7 @@ import {
   checkBounds,
   checkQueryOut,
   checkStaticFlag,
+  copyBox,
   SLOT_MASK,
   throwBadWrittenBox,
   wrongBox,
@@ -275,17 +276,5 @@ export class SoloSweepAndPrune extends SweepAndPrune {
   private clearMarks(): void {
     for (let i = 0; i < this.markedCount; i++) this.markedFlag[this.marked[i]] = 0;
     this.markedCount = 0;
-  }
-}
-
-/** Copies the box at `o` (`s` = 4 or 6 numbers) of `from` into `to`, written out: it runs for every box a frame. */
-function copyBox(to: Float64Array, from: Float64Array, o: number, s: number): void {
-  to[o] = from[o];
-  to[o + 1] = from[o + 1];
-  to[o + 2] = from[o + 2];
-  to[o + 3] = from[o + 3];
-  if (s === 6) {
-    to[o + 4] = from[o + 4];
-    to[o + 5] = from[o + 5];
   }
 }

@@ -17,6 +17,7 @@
  * fixed (entries.ts).
  */
 import { growArray } from '../../growArray.js';
+import { copyBox } from '../proxies.js';
 import { SapCrossings } from './crossings.js';
 import { listAt, whereAt, whereOfToken } from './layout.js';
 import type { SweepAndPruneOptions } from './options.js';
@@ -48,24 +49,8 @@ export abstract class SapPasses extends SapCrossings {
 
   /** Copies a box's latest bounds into `listed`. */
   protected copyListed(slot: number): void {
-    const box = this.store.bounds;
-    const listed = this.listed;
-    // Written out (4 or 6 numbers): the copy runs for every moved box.
-    if (this.dimensions === 3) {
-      const o = slot * 6;
-      listed[o] = box[o];
-      listed[o + 1] = box[o + 1];
-      listed[o + 2] = box[o + 2];
-      listed[o + 3] = box[o + 3];
-      listed[o + 4] = box[o + 4];
-      listed[o + 5] = box[o + 5];
-    } else {
-      const o = slot * 4;
-      listed[o] = box[o];
-      listed[o + 1] = box[o + 1];
-      listed[o + 2] = box[o + 2];
-      listed[o + 3] = box[o + 3];
-    }
+    const s = this.store.stride;
+    copyBox(this.listed, this.store.bounds, slot * s, s);
   }
 
   /** Brings every moved box's endpoints and memberships up to date. */
@@ -179,15 +164,7 @@ export abstract class SapPasses extends SapCrossings {
       const slot = dirty[i];
       if (flag[slot] === 0) continue;
       flag[slot] = 0;
-      const o = slot * s;
-      listed[o] = box[o];
-      listed[o + 1] = box[o + 1];
-      listed[o + 2] = box[o + 2];
-      listed[o + 3] = box[o + 3];
-      if (s === 6) {
-        listed[o + 4] = box[o + 4];
-        listed[o + 5] = box[o + 5];
-      }
+      copyBox(listed, box, slot * s, s);
     }
   }
 
