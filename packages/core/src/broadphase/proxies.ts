@@ -86,17 +86,17 @@ export function wrongBox(b: Float64Array, o: number, d: number): number {
 }
 
 /**
- * Copies the box at `o` (`s` = 4 or 6 numbers, mins then maxes) of `from` into `to` at the same
- * offset: written out, as it runs for every moved box of a frame.
+ * Copies the box at `from[o ...]` (`s` = 4 or 6 numbers, mins then maxes) into `to[at ...]`: written
+ * out, as it runs for every moved box of a frame.
  */
-export function copyBox(to: Float64Array, from: Float64Array, o: number, s: number): void {
-  to[o] = from[o];
-  to[o + 1] = from[o + 1];
-  to[o + 2] = from[o + 2];
-  to[o + 3] = from[o + 3];
+export function copyBox(to: Float64Array, at: number, from: ArrayLike<number>, o: number, s: number): void {
+  to[at] = from[o];
+  to[at + 1] = from[o + 1];
+  to[at + 2] = from[o + 2];
+  to[at + 3] = from[o + 3];
   if (s === 6) {
-    to[o + 4] = from[o + 4];
-    to[o + 5] = from[o + 5];
+    to[at + 4] = from[o + 4];
+    to[at + 5] = from[o + 5];
   }
 }
 

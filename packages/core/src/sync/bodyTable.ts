@@ -23,7 +23,7 @@
  * have reached their size.
  */
 
-import { SLOT_MASK } from '../broadphase/proxies.js';
+import { copyBox, SLOT_MASK } from '../broadphase/proxies.js';
 import type { Broadphase } from '../broadphase/types.js';
 import { growArray } from '../growArray.js';
 import { checkOptionKeys, optionKeys } from '../options.js';
@@ -291,16 +291,7 @@ export class BodyTable<B extends object> {
         this.moveBounds = growArray(this.moveBounds, s * (m + 1));
       }
       this.moveHandles[m] = h;
-      const mb = this.moveBounds;
-      const mo = m * s;
-      mb[mo] = boxes[o];
-      mb[mo + 1] = boxes[o + 1];
-      mb[mo + 2] = boxes[o + 2];
-      mb[mo + 3] = boxes[o + 3];
-      if (s === 6) {
-        mb[mo + 4] = boxes[o + 4];
-        mb[mo + 5] = boxes[o + 5];
-      }
+      copyBox(this.moveBounds, m * s, boxes, o, s);
       this.moveCount = m + 1;
       return;
     }

@@ -181,7 +181,7 @@ export class SoloSweepAndPrune extends SweepAndPrune {
   /** Copies a slot's stored box into `written`. */
   private mirror(slot: number): void {
     const s = this.store.stride;
-    copyBox(this.written, this.store.bounds, slot * s, s);
+    copyBox(this.written, slot * s, this.store.bounds, slot * s, s);
   }
 
   /**
@@ -244,7 +244,7 @@ export class SoloSweepAndPrune extends SweepAndPrune {
     let dirtyCount = this.dirtyCount;
     for (let slot = 0, used = store.used; slot < used; slot++) {
       if ((alive[slot] & ((statics[slot] ^ 1) | marked[slot])) === 0) continue;
-      copyBox(box, from, slot * s, s);
+      copyBox(box, slot * s, from, slot * s, s);
       // markMoved (a box not listed yet is listed from the store at this update).
       if ((inLists[slot] & (flag[slot] ^ 1)) === 1) {
         flag[slot] = 1;
@@ -269,7 +269,7 @@ export class SoloSweepAndPrune extends SweepAndPrune {
   /** Copies one box from `written` into the store and queues its move (a new box is listed from there). */
   private take(slot: number): void {
     const s = this.store.stride;
-    copyBox(this.store.bounds, this.written, slot * s, s);
+    copyBox(this.store.bounds, slot * s, this.written, slot * s, s);
     this.markMoved(slot);
   }
 

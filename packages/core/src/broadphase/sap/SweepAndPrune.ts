@@ -15,7 +15,7 @@
  * passes, bulk rebuilds — is in passes.ts; queries in queries.ts; the invariant checks behind the
  * `validate` option in invariants.ts; the data layout in state.ts and layout.ts.
  */
-import { checkBounds, checkStaticFlag, SLOT_MASK } from '../proxies.js';
+import { checkBounds, checkStaticFlag, copyBox, SLOT_MASK } from '../proxies.js';
 import { chooseCellSize } from './cellSize.js';
 import { checkSapInvariants } from './invariants.js';
 import { GRID_CELL_LIMIT, type SweepAndPruneOptions } from './options.js';
@@ -104,16 +104,7 @@ export class SweepAndPrune extends SapQueries {
     let dirtyCount = this.dirtyCount;
     for (let i = 0; i < n; i++) {
       const slot = handles[i] & SLOT_MASK;
-      const o = slot * s;
-      const from = i * s;
-      box[o] = bounds[from];
-      box[o + 1] = bounds[from + 1];
-      box[o + 2] = bounds[from + 2];
-      box[o + 3] = bounds[from + 3];
-      if (s === 6) {
-        box[o + 4] = bounds[from + 4];
-        box[o + 5] = bounds[from + 5];
-      }
+      copyBox(box, slot * s, bounds, i * s, s);
       // markMoved, with the arrays and the count in locals (3 % at 20 000 boxes over calling it).
       if (inLists[slot] === 1 && flag[slot] === 0) {
         flag[slot] = 1;

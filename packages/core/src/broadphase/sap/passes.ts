@@ -50,7 +50,7 @@ export abstract class SapPasses extends SapCrossings {
   /** Copies a box's latest bounds into `listed`. */
   protected copyListed(slot: number): void {
     const s = this.store.stride;
-    copyBox(this.listed, this.store.bounds, slot * s, s);
+    copyBox(this.listed, slot * s, this.store.bounds, slot * s, s);
   }
 
   /** Brings every moved box's endpoints and memberships up to date. */
@@ -164,7 +164,7 @@ export abstract class SapPasses extends SapCrossings {
       const slot = dirty[i];
       if (flag[slot] === 0) continue;
       flag[slot] = 0;
-      copyBox(listed, box, slot * s, s);
+      copyBox(listed, slot * s, box, slot * s, s);
     }
   }
 
