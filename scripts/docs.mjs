@@ -27,8 +27,8 @@ const outAt = args.indexOf('--out');
 const out = resolve(root, outAt >= 0 ? args[outAt + 1] : 'docs/api');
 
 /**
- * Every public entry point: { name: '@sieve/core/parallel', file: absolute source path, readme: the
- * package's README.md for its main entry, else null }.
+ * Every public entry point: { name: '@sieve/core/parallel', packageName: '@sieve/core', file: absolute
+ * source path, readme: the package's README.md for its main entry, else null }.
  */
 async function entryPoints() {
   const entries = [];
@@ -56,6 +56,7 @@ async function entryPoints() {
       const readme = join(pkgDir, 'README.md');
       entries.push({
         name: pkg.name + subpath.slice(1),
+        packageName: pkg.name,
         file: join(pkgDir, entry[key]),
         readme: subpath === '.' && existsSync(readme) ? readme : null,
       });
@@ -64,7 +65,7 @@ async function entryPoints() {
   return entries;
 }
 
-/** TypeDoc options shared by the validation passes and the output. */
+/** TypeDoc options (`validate`: also fail on exports without TSDoc). */
 function options(files, validate) {
   return {
     entryPoints: files,
@@ -99,27 +100,14 @@ async function main() {
   const byFile = new Map(entries.map((e) => [resolve(e.file), e]));
   const validate = !args.includes('--no-validate');
   const problems = [];
-  // TypeDoc 0.28 checks `notDocumented` only when converting one entry point at a time: one pass each.
-  if (validate) {
-    for (const entry of entries) {
-      const app = await Application.bootstrapWithPlugins(options([entry.file], true));
-      const found = [];
-      app.logger.warn = (message) => {
-        const text = String(message);
-        if (text.includes('does not have any documentation'))
-          found.push(text.replace(/, does not have.*/, ''));
-      };
-      const project = await app.convert();
-      if (project) app.validate(project);
-      for (const f of found) console.error(`[undocumented] ${entry.name}: ${f}`);
-      problems.push(...found);
-    }
-  }
   const app = await Application.bootstrapWithPlugins({
     ...options(
       entries.map((e) => e.file),
-      false,
+      validate,
     ),
+    // TypeDoc asks for documentation only in the project's package (none, with entry points in several
+    // packages) unless told which: every package documented here.
+    packagesRequiringDocumentation: [...new Set(entries.map((e) => e.packageName))],
     out,
   });
   collect(app, problems);
