@@ -15,8 +15,9 @@
  * URL: `?workers=N` runs the parallel mode — the game in a Web Worker, Sieve's region-parallel broadphase
  * on N worker threads (needs cross-origin isolation; without it the broadphase runs its regions on the
  * physics worker and the HUD says so) — `?seed=N` fixes the field, `?mode=stock|sieve` the starting detector, `?touch=1` shows the touch
- * pad, `?flood=N` starts with N debris, `?aa=0` turns antialiasing off, `?test=1` the end-to-end test
- * layout (one fixed step per frame, an asteroid right in front of the ship).
+ * pad, `?flood=N` starts with N debris, `?aa=0` turns antialiasing off, `?res=R` draws the playfield at R
+ * canvas pixels per CSS pixel, `?test=1` the end-to-end test layout (one fixed step per frame, an
+ * asteroid right in front of the ship).
  */
 import { attachToPixiTicker, Overlay } from '@sieve/overlay';
 import { Application } from 'pixi.js';
@@ -274,7 +275,8 @@ async function main(): Promise<void> {
     resizeTo: window,
     antialias: params.get('aa') !== '0',
     autoDensity: true,
-    resolution: Math.min(window.devicePixelRatio || 1, 2),
+    // Default: the screen's pixel density, at most 2.
+    resolution: Number(params.get('res')) || Math.min(window.devicePixelRatio || 1, 2),
   });
   document.body.prepend(app.canvas);
 

@@ -2,7 +2,9 @@
  * End-to-end test of the arcade game in Debian's headless Chromium (playwright-core, never a downloaded
  * browser): builds the game with Vite, serves `dist` from a tiny static server on 127.0.0.1, loads the
  * test layout (`?seed=1&test=1`: one fixed step per frame, an asteroid straight ahead of the ship; `&aa=0`:
- * no multisampling, which SwiftShader's WebGL spent a fifth of the test's CPU time on and nothing checks), then
+ * no multisampling, which SwiftShader's WebGL spent a fifth of the test's CPU time on and nothing checks;
+ * `&res=0.5`: the playfield drawn at half a canvas pixel per CSS pixel, which takes the whole test from 40
+ * to 25 CPU-s, Chromium's included, and changes no layout, text or count checked here), then
  * thrusts, shoots, floods, switches stock ↔ Sieve, reads what the overlay draws ("—" for phases stock
  * matter-js does not report, the other mode's medians beside, an "other" row) and its exported JSON,
  * checks that the HUD names the path that answered (sweep, broadphase on the static level, stock),
@@ -294,7 +296,7 @@ describe('arcade game in headless Chromium', () => {
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
 
-    await page.goto(`${url}/?seed=1&test=1&aa=0`);
+    await page.goto(`${url}/?seed=1&test=1&aa=0&res=0.5`);
     await page.waitForFunction(() => (window.__arcade?.frame ?? 0) > 10, undefined, { timeout: 20_000 });
     const start = await hook(page);
     expect(start.state).toBe('playing');
@@ -497,7 +499,7 @@ describe('arcade game in headless Chromium', () => {
   it('parallel mode (?workers=2): the game in a Web Worker, the broadphase on 2 worker threads, per-worker times in the overlay', async () => {
     const page = await context!.newPage();
     const pageErrors = watch(page);
-    await page.goto(`${url}/?seed=1&test=1&aa=0&workers=2&flood=1500`);
+    await page.goto(`${url}/?seed=1&test=1&aa=0&res=0.5&workers=2&flood=1500`);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     await page.waitForFunction(() => (window.__arcade?.parallel?.snapshots ?? 0) > 20, undefined, {
       timeout: 30_000,
@@ -588,7 +590,7 @@ describe('arcade game in headless Chromium', () => {
     ({ server: plainServer, url: plainUrl } = await serveDir(dist));
     const page = await context!.newPage();
     const pageErrors = watch(page);
-    await page.goto(`${plainUrl}/?seed=1&test=1&aa=0&workers=2&flood=300`);
+    await page.goto(`${plainUrl}/?seed=1&test=1&aa=0&res=0.5&workers=2&flood=300`);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
     await page.waitForFunction(() => (window.__arcade?.parallel?.snapshots ?? 0) > 20, undefined, {
       timeout: 30_000,
