@@ -2,7 +2,7 @@
  * The page: draws the game with three.js, runs one game step per frame at the frame's own duration
  * (capped at 1/5 s — no substeps), shows what the collision work costs, and exposes `window.__fps`, a
  * test hook that steps the game at a given frame time without real time (`?test=1` stops the real-time
- * stepping so a test drives it alone).
+ * stepping so a test drives it alone). `?res=R` draws at R canvas pixels per CSS pixel.
  */
 
 import { intersectsSphere } from '@sieve/three';
@@ -54,11 +54,13 @@ declare global {
   }
 }
 
-const realTime = !new URLSearchParams(location.search).has('test');
+const params = new URLSearchParams(location.search);
+const realTime = !params.has('test');
 const game = new Game();
 
 const renderer = new WebGLRenderer({ antialias: true });
-renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+// Default: the screen's pixel density, at most 2.
+renderer.setPixelRatio(Number(params.get('res')) || Math.min(window.devicePixelRatio, 2));
 renderer.setSize(window.innerWidth, window.innerHeight);
 document.getElementById('view')!.appendChild(renderer.domElement);
 

@@ -125,7 +125,7 @@ describe('three-fps in headless Chromium', () => {
     it(`at ${fps} fps, every walk (walls, corners, ledges, corridor, tunnel, stairs, a thin partition, a ceiling) stays out of the level and in the yard`, async () => {
       const page = await context!.newPage();
       const errors = watch(page);
-      await page.goto(`${url}/?test=1`);
+      await page.goto(`${url}/?test=1&res=0.5`);
       await page.waitForFunction(() => (window.__fps?.frames ?? 0) > 2, undefined, { timeout: 30_000 });
       expect(await page.evaluate(() => window.__fps!.realTime)).toBe(false);
       const steps = await page.evaluate(() => window.__fps!.steps);
