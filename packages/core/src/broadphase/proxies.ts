@@ -277,27 +277,11 @@ export class ProxyStore {
 
   /** Stores already checked bounds for a slot. */
   setBounds(slot: number, bounds: ArrayLike<number>): void {
-    if (bounds instanceof Float64Array) this.copyFrom(slot, bounds, 0);
-    else {
-      const s = this.stride;
-      const o = slot * s;
-      for (let i = 0; i < s; i++) this.bounds[o + i] = bounds[i];
-    }
-  }
-
-  /** Stores the already checked bounds at `from[at ... at + stride)` for a slot. */
-  copyFrom(slot: number, from: Float64Array, at: number): void {
-    // Written out: a builtin `set` of 4 or 6 numbers costs more than the copy (it runs per move).
-    const box = this.bounds;
-    const o = slot * this.stride;
-    box[o] = from[at];
-    box[o + 1] = from[at + 1];
-    box[o + 2] = from[at + 2];
-    box[o + 3] = from[at + 3];
-    if (this.stride === 6) {
-      box[o + 4] = from[at + 4];
-      box[o + 5] = from[at + 5];
-    }
+    const s = this.stride;
+    const o = slot * s;
+    // Written out for a typed array: a builtin `set` of 4 or 6 numbers costs more (it runs per move).
+    if (bounds instanceof Float64Array) copyBox(this.bounds, o, bounds, 0, s);
+    else for (let i = 0; i < s; i++) this.bounds[o + i] = bounds[i];
   }
 
   /**
