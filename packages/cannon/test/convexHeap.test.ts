@@ -4,19 +4,14 @@
  * (convexHeapProbe.ts), grow the heap by no more than handlers that do nothing — what is left is
  * cannon's own `getContacts` — while one small array a call shows up in every window.
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../../test/support/runProbe.js';
 
 const probe = fileURLToPath(new URL('./convexHeapProbe.ts', import.meta.url));
 const tsconfig = fileURLToPath(new URL('./convexHeapProbe.tsconfig.json', import.meta.url));
 const run = (mode: string) =>
-  JSON.parse(
-    execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, mode], {
-      encoding: 'utf8',
-      env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
-    }),
-  ) as { growth: number[]; contacts: number; pairs: number };
+  runProbe<{ growth: number[]; contacts: number; pairs: number }>(probe, [mode], { tsconfig });
 
 describe('convex option: heap', () => {
   it('grows the heap no more than handlers that do nothing', { timeout: 240_000 }, () => {

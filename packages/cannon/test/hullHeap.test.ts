@@ -5,18 +5,15 @@
  * a call and come from the runtime (the probe shows some with no rounds at all) — while cannon's own `convexConvex` / `sphereConvex` allocate
  * a `Vec3` per axis, per clipped vertex and per contact point, and arrays per call.
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../../test/support/runProbe.js';
 
 const probe = fileURLToPath(new URL('./support/hullHeapProbe.ts', import.meta.url));
 const run = (mode: string) =>
-  JSON.parse(
-    execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, mode], {
-      encoding: 'utf8',
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-    }),
-  ) as { growth: number[]; contacts: number };
+  runProbe<{ growth: number[]; contacts: number }>(probe, [mode], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+  });
 
 describe('exact hull contacts: heap', () => {
   it('leave the heap flat (under 2 bytes a pair call) where cannon’s own code allocates megabytes', {

@@ -5,9 +5,9 @@
  * because matter-js's `Collision.collides` allocates a pair-id string for every colliding pair (stock
  * does the same, not ours to fix).
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { type ProbeReport, runProbe } from '../../../test/support/runProbe.js';
 
 describe('SieveDetector heap', () => {
   it('stays flat over a 500-step window after the warm-up, with moving proxies and churning pairs', () => {
@@ -16,12 +16,9 @@ describe('SieveDetector heap', () => {
     const probe = fileURLToPath(new URL('./support/heapProbe.ts', import.meta.url));
     const tsconfig = fileURLToPath(new URL('./support/tsconfig.json', import.meta.url));
     const run = (...extra: string[]) =>
-      JSON.parse(
-        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, '400', '3000', ...extra], {
-          encoding: 'utf8',
-          env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
-        }),
-      ) as { growth: number[]; checksum: number; candidates: number; path: string };
+      runProbe<ProbeReport & { candidates: number; path: string }>(probe, ['400', '3000', ...extra], {
+        tsconfig,
+      });
     // A steady allocation of even 2 bytes a step grows every 500-step window by ≥ 1 KB. The runtime
     // (JIT tiers, the module loader) adds garbage to some windows, never to all: the quietest window
     // is the measure.

@@ -1,17 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../../test/support/runProbe.js';
 import { FrameRecorder } from '../src/index.js';
 
 describe('FrameRecorder cost', () => {
   it('does not allocate per frame once warm (heap flat over 16000 frames)', () => {
     const probe = fileURLToPath(new URL('./support/heapProbe.ts', import.meta.url));
-    const run = (...extra: string[]) =>
-      JSON.parse(
-        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...extra], {
-          encoding: 'utf8',
-        }),
-      ) as { growth: number[]; checksum: number };
+    const run = (...extra: string[]) => runProbe(probe, extra);
     // The runtime adds garbage to some windows at random, never to all: the quietest window is the measure.
     const quiet = run();
     expect(quiet.checksum).not.toBe(0);

@@ -4,12 +4,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runProbe } from './support/runProbe.js';
+import { runProbe } from '../../../test/support/runProbe.js';
+
+// @sieve/core from its sources, as in the test runner (a fresh clone has no dist/).
+const tsconfig = fileURLToPath(new URL('./support/tsconfig.json', import.meta.url));
 
 describe('no allocation per call once warm', () => {
   it('heap stays (nearly) flat over 4000 frames of capsule, sphere, box, closest-point, mesh–mesh and ray queries', () => {
     const probe = fileURLToPath(new URL('./support/heapProbe.ts', import.meta.url));
-    const run = (...extra: string[]) => runProbe(probe, ...extra);
+    const run = (...extra: string[]) => runProbe(probe, extra, { tsconfig });
     // Runtime noise (JIT, loader) lands in some windows, never in all: the quietest window is the measure.
     // Measured: ~32 bytes a frame of ten calls (a radius handed to @sieve/core's sphere query is boxed);
     // the first version (doubles through call boundaries in the sweep) grew ~1 KB a frame.

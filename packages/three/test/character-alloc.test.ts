@@ -7,12 +7,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runProbe } from './support/runProbe.js';
+import { runProbe } from '../../../test/support/runProbe.js';
+
+// @sieve/core from its sources, as in the test runner (a fresh clone has no dist/).
+const tsconfig = fileURLToPath(new URL('./support/tsconfig.json', import.meta.url));
 
 describe('CharacterController.move: no allocation once warm', () => {
   it('heap stays flat over 6000 frames of moves', () => {
     const probe = fileURLToPath(new URL('./support/characterHeapProbe.ts', import.meta.url));
-    const run = (...extra: string[]) => runProbe(probe, ...extra);
+    const run = (...extra: string[]) => runProbe(probe, extra, { tsconfig });
     // Runtime noise (JIT tiering, the loader) lands in some windows, never in all. Measured quietest
     // windows: 0.3–4 KB per 500 frames (under 8 bytes a move; a boxed double is 12–16 bytes).
     const quiet = run();

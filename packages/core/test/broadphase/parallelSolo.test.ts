@@ -7,9 +7,9 @@
  * (a RangeError naming the proxy, nothing changed, exact again once fixed). Also its one-region
  * reports, its errors (word for word those of the region path), and no allocation per frame.
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../../../test/support/runProbe.js';
 import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
 import { type Dimensions, SweepAndPrune } from '../../src/index.js';
 import { rng } from '../support/rng.js';
@@ -313,12 +313,7 @@ describe('one region on the calling thread equals SweepAndPrune, order and tags 
   it('does not allocate per frame (direct writes with markAllMoved or markMoved, and moveMany)', () => {
     // In a child process, so the test runner's own traffic does not share the heap.
     const probe = fileURLToPath(new URL('./soloHeapProbe.ts', import.meta.url));
-    const run = (...flags: string[]) =>
-      JSON.parse(
-        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...flags], {
-          encoding: 'utf8',
-        }),
-      ) as { growth: number[]; checksum: number };
+    const run = (...flags: string[]) => runProbe(probe, flags);
     // Every window feeds the three ways in turn (markAllMoved, markMoved each, moveMany).
     const r = run();
     expect(r.checksum).not.toBe(0);

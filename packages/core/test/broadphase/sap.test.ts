@@ -2,9 +2,9 @@
  * SweepAndPrune beyond the shared contract: no allocation per frame once warm, the bulk entry point,
  * the automatic cell size ignoring outliers, and the invariant checker catching a corrupted structure.
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
+import { runProbe } from '../../../../test/support/runProbe.js';
 import { BruteForce, SweepAndPrune } from '../../src/index.js';
 
 function scene(n: number, d: 2 | 3, seed: number) {
@@ -37,16 +37,7 @@ describe('SweepAndPrune', () => {
   it('does not allocate per frame once capacities are reached (a 500-frame window after the warm-up leaves the heap flat, every update path)', () => {
     // In a child process, so the test runner's own traffic does not share the heap.
     const probe = fileURLToPath(new URL('../support/heapProbe.ts', import.meta.url));
-    const run = (...extra: string[]) =>
-      JSON.parse(
-        execFileSync(
-          process.execPath,
-          ['--expose-gc', '--import', 'tsx', probe, 'SweepAndPrune', '1000', '1500', ...extra],
-          {
-            encoding: 'utf8',
-          },
-        ),
-      ) as { growth: number[]; checksum: number };
+    const run = (...extra: string[]) => runProbe(probe, ['SweepAndPrune', '1000', '1500', ...extra]);
     // A steady allocation of even 2 bytes a frame grows every 500-frame window by ≥ 1 KB. The runtime
     // (module loader thread, JIT) adds garbage to some windows at random, never to all: the quietest
     // window is the measure.

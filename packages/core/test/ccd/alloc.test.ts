@@ -1,17 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../../../test/support/runProbe.js';
 
 describe('continuous collision: no allocation per call once warm', () => {
   it('heap stays (nearly) flat over 4000 frames of TOI and swept-bounds calls', () => {
     // In a child process, so the test runner's own traffic does not share the heap.
     const probe = fileURLToPath(new URL('./heapProbe.ts', import.meta.url));
-    const run = (...extra: string[]) =>
-      JSON.parse(
-        execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', probe, ...extra], {
-          encoding: 'utf8',
-        }),
-      ) as { growth: number[]; checksum: number };
+    const run = (...extra: string[]) => runProbe(probe, extra);
     // Runtime noise (JIT, loader) lands in some windows, never in all: the quietest window is the measure.
     // Box–box paths measure 0 bytes a call; a sphere's side leaves ~8 bytes a call once call sites see
     // several shape layouts (V8 inlining choices): the bound is 64 bytes a frame of six calls, where the
