@@ -8,6 +8,7 @@
  */
 import { heapWindows } from '../../../../test/support/heapWindows.js';
 import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
+import { bouncingBoxes } from '../support/bouncingBoxes.js';
 
 const control = process.argv[2] === 'control';
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -15,26 +16,13 @@ if (!gc) throw new Error('usage: node --expose-gc --import tsx soloHeapProbe.ts 
 
 const n = 1000;
 const d = 3;
-let seed = 5;
-const r = () => {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return seed / 4294967296;
-};
-const pos = new Float64Array(n * d).map(() => r() * 100);
-const vel = new Float64Array(n * d).map(() => (r() - 0.5) * 0.5);
-const half = new Float64Array(n * d).map(() => 0.2 + r() * 1.5);
+const scene = bouncingBoxes(n, d, 5);
 const boxes = new Float64Array(n * 2 * d);
 const bp = new ParallelSweepAndPrune({ dimensions: d, workers: 1 });
 if (bp.mode !== 'in-thread') throw new Error('soloHeapProbe: not the one region on the calling thread');
 const handles = new Int32Array(n);
-const fill = (i: number) => {
-  for (let k = 0; k < d; k++) {
-    boxes[i * 2 * d + k] = pos[i * d + k] - half[i * d + k];
-    boxes[i * 2 * d + d + k] = pos[i * d + k] + half[i * d + k];
-  }
-};
 for (let i = 0; i < n; i++) {
-  fill(i);
+  scene.write(i, boxes, i * 2 * d);
   handles[i] = bp.insert(boxes.subarray(i * 2 * d, (i + 1) * 2 * d), i, i % 5 === 0);
 }
 bp.update();
@@ -43,11 +31,10 @@ let checksum = 0;
 // Where the control run's arrays escape to (so the JIT cannot remove them).
 export let sink: number[] = [];
 const frame = () => {
-  for (let i = 0; i < n * d; i++) {
-    pos[i] += vel[i];
-    if (pos[i] < 0 || pos[i] > 100) vel[i] = -vel[i];
+  for (let i = 0; i < n; i++) {
+    scene.step(i);
+    scene.write(i, boxes, i * 2 * d);
   }
-  for (let i = 0; i < n; i++) fill(i);
   const way = frameCount % 3;
   if (way === 2) bp.moveMany(handles, boxes);
   else {

@@ -5,6 +5,7 @@
  */
 import { heapWindows } from '../../../../test/support/heapWindows.js';
 import * as core from '../../src/index.js';
+import { bouncingBoxes } from './bouncingBoxes.js';
 
 const [name = 'SweepAndPrune', nArg = '1000', warmArg = '3000', ...flags] = process.argv.slice(2);
 // The control run allocates a small array each frame, to show the probe sees it.
@@ -23,25 +24,12 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!Ctor || !gc)
   throw new Error(`usage: node --expose-gc --import tsx heapProbe.ts <Broadphase> [n] [warmup]`);
 
-let seed = 5;
-const r = () => {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return seed / 4294967296;
-};
-const pos = new Float64Array(n * d).map(() => r() * 100);
-const vel = new Float64Array(n * d).map(() => (r() - 0.5) * 0.5);
-const half = new Float64Array(n * d).map(() => 0.2 + r() * 1.5);
+const scene = bouncingBoxes(n, d, 5);
 const box = new Float64Array(2 * d);
 const bp = new Ctor({ dimensions: d });
 const handles = new Int32Array(n);
-const fill = (i: number) => {
-  for (let k = 0; k < d; k++) {
-    box[k] = pos[i * d + k] - half[i * d + k];
-    box[d + k] = pos[i * d + k] + half[i * d + k];
-  }
-};
 for (let i = 0; i < n; i++) {
-  fill(i);
+  scene.write(i, box, 0);
   handles[i] = statics ? bp.insert(box, i, i % 3 === 0) : bp.insert(box);
 }
 let frameCount = 0;
@@ -51,19 +39,15 @@ let checksum = 0;
 export let sink: number[] = [];
 const frame = () => {
   for (let i = 0; i < n; i++) {
-    for (let k = 0; k < d; k++) {
-      const j = i * d + k;
-      if (teleport) {
+    if (teleport) {
+      for (let j = i * d; j < (i + 1) * d; j++) {
         // The generator's state in a typed array: a module-level number past the small-integer range
         // would be boxed on every store (an allocation of the probe's own).
         jump[0] = Math.imul(jump[0], 1664525) + 1013904223;
-        pos[j] = (jump[0] / 4294967296) * 100;
-      } else {
-        pos[j] += vel[j];
-        if (pos[j] < 0 || pos[j] > 100) vel[j] = -vel[j];
+        scene.pos[j] = (jump[0] / 4294967296) * 100;
       }
-    }
-    fill(i);
+    } else scene.step(i);
+    scene.write(i, box, 0);
     if (!few || (i + frameCount) % 32 === 0) bp.move(handles[i], box);
   }
   if (statics) {
