@@ -423,7 +423,11 @@ export class ProxyStore {
   }
 
   /** Copies a slot's bounds into `out` (an array, or a typed array of length ≥ 2 × dimensions). */
-  copyBounds<T extends number[] | Float64Array | Float32Array>(slot: number, out: T): T {
+  copyBounds<T extends number[] | Float64Array | Float32Array>(
+    slot: number,
+    out: T,
+    from: Float64Array = this.bounds,
+  ): T {
     const s = this.stride;
     if (
       !Array.isArray(out) &&
@@ -434,7 +438,7 @@ export class ProxyStore {
       );
     }
     const o = slot * s;
-    for (let i = 0; i < s; i++) out[i] = this.bounds[o + i];
+    for (let i = 0; i < s; i++) out[i] = from[o + i];
     return out;
   }
 

@@ -12,15 +12,7 @@
  * store and queued — the one copy `moveMany` makes too.
  */
 import { growArray } from '../../growArray.js';
-import {
-  checkBounds,
-  checkQueryOut,
-  checkStaticFlag,
-  copyBox,
-  SLOT_MASK,
-  throwBadWrittenBox,
-  wrongBox,
-} from '../proxies.js';
+import { copyBox, SLOT_MASK, throwBadWrittenBox, wrongBox } from '../proxies.js';
 import { SweepAndPrune } from '../sap/index.js';
 import type { Dimensions } from '../types.js';
 
@@ -77,11 +69,8 @@ export class SoloSweepAndPrune extends SweepAndPrune {
   }
 
   override move(handle: number, bounds: ArrayLike<number>): void {
-    const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, 'ParallelSweepAndPrune.move');
-    this.store.setBounds(slot, bounds);
-    this.mirror(slot);
-    this.markMoved(slot);
+    super.move(handle, bounds);
+    this.mirror(handle & SLOT_MASK);
   }
 
   /** SweepAndPrune's (everything checked before anything changes), then each box mirrored into `written`. */
@@ -94,29 +83,14 @@ export class SoloSweepAndPrune extends SweepAndPrune {
   /** As SweepAndPrune's; a proxy whose flag changes is read again, from `written` (as the regions do). */
   override setStatic(handle: number, isStatic: boolean): void {
     const slot = this.store.slotOf(handle, 'setStatic');
-    checkStaticFlag(isStatic, 'ParallelSweepAndPrune.setStatic', false);
-    if (this.store.statics[slot] === (isStatic ? 1 : 0)) return;
+    const was = this.store.statics[slot];
     super.setStatic(handle, isStatic);
-    this.mark(slot);
-  }
-
-  override queryBounds(
-    bounds: ArrayLike<number>,
-    out: ((handle: number) => void) | number[] | Int32Array,
-  ): number {
-    // Checked here so that the errors name this class (SweepAndPrune's own checks pass then).
-    checkBounds(bounds, this.dimensions, 'ParallelSweepAndPrune.queryBounds');
-    checkQueryOut(out, 'ParallelSweepAndPrune.queryBounds');
-    return super.queryBounds(bounds, out);
+    if (this.store.statics[slot] !== was) this.mark(slot);
   }
 
   /** The box in `written` (what the caller last stored or wrote there). */
   override getBounds<T extends number[] | Float64Array | Float32Array>(handle: number, out: T): T {
-    const slot = this.store.slotOf(handle, 'getBounds');
-    this.store.copyBounds(slot, out);
-    const s = this.store.stride;
-    for (let k = 0; k < s; k++) out[k] = this.written[slot * s + k];
-    return out;
+    return this.store.copyBounds(this.store.slotOf(handle, 'getBounds'), out, this.written);
   }
 
   /**

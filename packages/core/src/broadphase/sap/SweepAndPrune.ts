@@ -74,7 +74,7 @@ export class SweepAndPrune extends SapQueries {
   /** {@inheritDoc Broadphase.setStatic} */
   setStatic(handle: number, isStatic: boolean): void {
     const slot = this.store.slotOf(handle, 'setStatic');
-    checkStaticFlag(isStatic, 'SweepAndPrune.setStatic', false);
+    checkStaticFlag(isStatic, this.checkNames.setStatic, false);
     const flag = isStatic ? 1 : 0;
     if (this.store.statics[slot] === flag) return;
     this.store.statics[slot] = flag;
@@ -88,7 +88,7 @@ export class SweepAndPrune extends SapQueries {
   /** {@inheritDoc Broadphase.move} */
   move(handle: number, bounds: ArrayLike<number>): void {
     const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, 'SweepAndPrune.move');
+    checkBounds(bounds, this.dimensions, this.checkNames.move);
     this.store.setBounds(slot, bounds);
     this.markMoved(slot);
   }
