@@ -41,6 +41,7 @@ export abstract class SapState extends PairedBroadphase {
   /**
    * What the argument checks of the methods name, `<errorName>.<method>`: built once, so that a check
    * run per move allocates no string.
+   * @internal
    */
   protected readonly checkNames: { move: string; setStatic: string; queryBounds: string };
   /** The `validate` option: check every invariant after each update. */
