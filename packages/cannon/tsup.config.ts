@@ -10,5 +10,4 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
-  treeshake: true,
 });

@@ -9,5 +9,4 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
-  treeshake: true,
 });

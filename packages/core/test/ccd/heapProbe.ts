@@ -56,7 +56,7 @@ for (let f = 0; f < 3000; f++) frame(f);
 // The control's allocation must show in every window; the measured run stops at its first quiet one.
 const growth = heapWindows(frame, {
   frames: 500,
-  windows: control ? 8 : 16,
+  windows: control ? 4 : 16,
   quietBelow: control ? undefined : 64 * 500,
 });
 console.log(JSON.stringify({ growth, checksum }));

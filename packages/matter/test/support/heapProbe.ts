@@ -68,7 +68,7 @@ for (let f = 0; f < Number(warmArg); f++) frame();
 // The control's allocation must show in every window; the measured run stops at its first quiet one.
 const growth = heapWindows(frame, {
   frames: 500,
-  windows: allocateEachFrame ? 10 : 16,
+  windows: allocateEachFrame ? 4 : 16,
   quietBelow: allocateEachFrame ? undefined : 1024,
 });
 console.log(
