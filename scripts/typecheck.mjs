@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
  * `pnpm typecheck`: type-checks every workspace (packages/*, examples/*, bench, test — the folders of
- * pnpm-workspace.yaml) exactly as its own `typecheck` script does (`tsc -p tsconfig.json --noEmit`:
- * each project its own program, with its own `lib`, `types` and `paths`), but all in one TypeScript
- * build (`ts.createSolutionBuilder`, what `tsc -b` runs): the projects share the parsed and bound
- * source files — every project reaches @sieve/core's sources through `paths`, and most the DOM
- * declarations — which halves the work of eleven separate `tsc` runs. Nothing is written: every
- * project is checked with `noEmit`, and the build's own `.tsbuildinfo` files are dropped. A workspace
- * whose `typecheck` script is anything else runs that script. Meanwhile, the TSDoc examples are
- * checked (scripts/doc-examples.mjs).
+ * pnpm-workspace.yaml) as its own `typecheck` script does (`tsc -p tsconfig.json --noEmit`: its files,
+ * with its own `lib`, `types` and `paths`), but all in one TypeScript build (`ts.createSolutionBuilder`,
+ * what `tsc -b` runs), where the projects share the parsed source files, and projects whose compiler
+ * options are identical are checked as one program (see `groups` below): every project reaches
+ * @sieve/core's sources through `paths`, which are then checked once per set of options instead of
+ * once per project (11 projects in 3 programs: 29–31 CPU-s against 40–43 as 11 programs). Nothing is
+ * written: every project is checked with `noEmit`, and the build's own `.tsbuildinfo` files are
+ * dropped. A workspace whose `typecheck` script is anything else runs that script. Meanwhile, the
+ * TSDoc examples are checked (scripts/doc-examples.mjs).
  *
  * Usage: node scripts/typecheck.mjs
  */
@@ -82,21 +83,57 @@ const host = ts.createSolutionBuilderHost(
   () => {},
 );
 // Each project as `tsc -p <its tsconfig> --noEmit` sees it.
-host.getParsedCommandLine = (file) => {
-  const parsed = ts.getParsedCommandLineOfConfigFile(
-    file,
-    { noEmit: true },
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (d) => {
-        errors++;
-        process.stdout.write(ts.formatDiagnosticsWithColorAndContext([d], formatHost));
-      },
-    },
-  );
+const configHost = {
+  ...ts.sys,
+  onUnRecoverableConfigFileDiagnostic: (d) => {
+    errors++;
+    process.stdout.write(ts.formatDiagnosticsWithColorAndContext([d], formatHost));
+  },
+};
+function parseProject(file) {
+  const parsed = ts.getParsedCommandLineOfConfigFile(file, { noEmit: true }, configHost);
   if (parsed) parsed.options.incremental = false;
   return parsed;
-};
+}
+
+/**
+ * Projects whose compiler options are the same in every respect (`lib`, `types`, `paths` and their
+ * base, strictness, …) are checked as one program: the union of their files. A file then is checked
+ * once, not once per project that reaches it — @sieve/core's sources are reached by every package —
+ * and each file is still checked with exactly the options of every project that includes it. (What
+ * one project declares globally becomes visible to the others of its group: a looser check only there,
+ * and none of these projects declares globals its neighbours could lean on.)
+ */
+const parsedByFile = new Map();
+const groups = new Map();
+for (const file of projects) {
+  const parsed = parseProject(file);
+  if (!parsed) continue;
+  const { configFilePath: _, ...options } = parsed.options;
+  const key = JSON.stringify(options);
+  if (!groups.has(key)) groups.set(key, []);
+  groups.get(key).push({ file, parsed });
+}
+const programs = [];
+let g = 0;
+for (const members of groups.values()) {
+  if (members.length === 1) {
+    parsedByFile.set(members[0].file, members[0].parsed);
+    programs.push({ config: members[0].file, members: [members[0].file] });
+    continue;
+  }
+  // A config path of its own for the group (never written: only this host reads it).
+  const config = join(root, `.typecheck-group-${g++}.json`);
+  const fileNames = [...new Set(members.flatMap((m) => m.parsed.fileNames))];
+  parsedByFile.set(config, {
+    ...members[0].parsed,
+    fileNames,
+    errors: members.flatMap((m) => m.parsed.errors),
+    projectReferences: undefined,
+  });
+  programs.push({ config, members: members.map((m) => m.file) });
+}
+host.getParsedCommandLine = (file) => parsedByFile.get(file) ?? parseProject(file);
 // Nothing written or touched: no outputs, no .tsbuildinfo.
 host.writeFile = () => {};
 host.createDirectory = () => {};
@@ -107,11 +144,19 @@ host.getModifiedTime = (file) =>
   typeof file === 'string' && !file.endsWith('.tsbuildinfo') ? ts.sys.getModifiedTime?.(file) : undefined;
 
 const started = Date.now();
-const status = ts.createSolutionBuilder(host, projects, { verbose: false }).build();
+const status = ts
+  .createSolutionBuilder(
+    host,
+    programs.map((p) => p.config),
+    { verbose: false },
+  )
+  .build();
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 const names = projects.map((p) => relative(root, join(p, '..'))).join(', ');
 if (status === ts.ExitStatus.Success && errors === 0)
-  console.log(`typecheck: ${projects.length} projects, no errors (${seconds} s): ${names}`);
+  console.log(
+    `typecheck: ${projects.length} projects in ${programs.length} programs, no errors (${seconds} s): ${names}`,
+  );
 else console.log(`typecheck: ${errors} errors in ${projects.length} projects (${seconds} s)`);
 
 const codes = await Promise.all(side);
