@@ -22,10 +22,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
-    // Worker threads, not child processes: a file's worker starts and loads its modules faster (the
-    // whole suite ~3 % sooner on 2 cores, measured alternately); what must run in a process of its own
-    // (heap probes, exits, worker deaths) starts a child process itself.
-    pool: 'threads',
+    pool: 'forks',
     // Files in parallel on every core: vitest's default leaves one core to its own process, which on a
     // 2-core machine runs the files one at a time while the second core idles (most files are one busy
     // thread; the browser tests mostly wait on Chromium).
