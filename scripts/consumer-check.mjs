@@ -5,15 +5,16 @@
  * `prepack` build made (`pnpm pack` in dependency order, two at a time: `@sieve/core` before the packages that use it) — checks that every
  * package has that `prepack`, checks each tarball's contents (LICENSE, README.md, every `exports` target), installs the
  * tarballs with npm into a throw-away project in a temp folder together with cannon-es 0.20.0,
- * matter-js 0.20.0, @types/matter-js and pixi.js, then for each TypeScript version (5.0, 5.4 and the
- * newest 5.x by default) type-checks scripts/consumer/api.ts, api.cts, an import of every `exports`
+ * matter-js 0.20.0, @types/matter-js and pixi.js, then for each TypeScript version (by default 5.0,
+ * the oldest the packages support, and the newest 5.x: what both accept, the versions between accept
+ * too) type-checks scripts/consumer/api.ts, api.cts, an import of every `exports`
  * subpath (ESM, and CommonJS where built) and every ```ts block of the packages' READMEs with
  * `skipLibCheck: false`, in `nodenext` and in `bundler` resolution (and, with the newest TypeScript
  * only, api-pixi.ts: pixi.js 8's own declarations need TypeScript 5.7+). Meanwhile
  * it runs the README examples (compiled with the newest TypeScript) and an ESM and a CommonJS smoke test
  * of each package with Node.
  *
- * Usage: node scripts/consumer-check.mjs [--keep] [--ts 5.0,5.4,5]
+ * Usage: node scripts/consumer-check.mjs [--keep] [--ts 5.0,5]
  * README fences: ```ts is checked and run, ```ts check-only is only type-checked (browser code), any
  * other fence is skipped.
  */
@@ -50,7 +51,7 @@ const ENGINES = {
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const tsAt = args.indexOf('--ts');
-const tsVersions = tsAt >= 0 ? args[tsAt + 1].split(',') : ['5.0', '5.4', '5'];
+const tsVersions = tsAt >= 0 ? args[tsAt + 1].split(',') : ['5.0', '5'];
 const started = Date.now();
 const log = (msg) => console.log(`[consumer ${((Date.now() - started) / 1000).toFixed(0)}s] ${msg}`);
 
