@@ -114,26 +114,20 @@ for (const file of projects) {
   if (!groups.has(key)) groups.set(key, []);
   groups.get(key).push({ file, parsed });
 }
+/** The config path of each program the build checks, one per group (never written: only this host reads them). */
 const programs = [];
-let g = 0;
 for (const members of groups.values()) {
-  if (members.length === 1) {
-    parsedByFile.set(members[0].file, members[0].parsed);
-    programs.push({ config: members[0].file, members: [members[0].file] });
-    continue;
-  }
-  // A config path of its own for the group (never written: only this host reads it).
-  const config = join(root, `.typecheck-group-${g++}.json`);
-  const fileNames = [...new Set(members.flatMap((m) => m.parsed.fileNames))];
+  const config = join(root, `.typecheck-group-${programs.length}.json`);
   parsedByFile.set(config, {
     ...members[0].parsed,
-    fileNames,
+    fileNames: [...new Set(members.flatMap((m) => m.parsed.fileNames))],
     errors: members.flatMap((m) => m.parsed.errors),
     projectReferences: undefined,
   });
-  programs.push({ config, members: members.map((m) => m.file) });
+  programs.push(config);
 }
-host.getParsedCommandLine = (file) => parsedByFile.get(file) ?? parseProject(file);
+// A project whose config did not parse was reported (and counted) by parseProject: it is not built.
+host.getParsedCommandLine = (file) => parsedByFile.get(file);
 // Nothing written or touched: no outputs, no .tsbuildinfo.
 host.writeFile = () => {};
 host.createDirectory = () => {};
@@ -144,13 +138,7 @@ host.getModifiedTime = (file) =>
   typeof file === 'string' && !file.endsWith('.tsbuildinfo') ? ts.sys.getModifiedTime?.(file) : undefined;
 
 const started = Date.now();
-const status = ts
-  .createSolutionBuilder(
-    host,
-    programs.map((p) => p.config),
-    { verbose: false },
-  )
-  .build();
+const status = ts.createSolutionBuilder(host, programs, { verbose: false }).build();
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 const names = projects.map((p) => relative(root, join(p, '..'))).join(', ');
 if (status === ts.ExitStatus.Success && errors === 0)
