@@ -64,7 +64,7 @@ export class BruteForce implements Broadphase {
   /** {@inheritDoc Broadphase.setStatic} */
   setStatic(handle: number, isStatic: boolean): void {
     const slot = this.store.slotOf(handle, 'setStatic');
-    checkStaticFlag(isStatic, 'BruteForce.setStatic', false);
+    checkStaticFlag(isStatic, this.store.names.setStatic, false);
     this.store.statics[slot] = isStatic ? 1 : 0;
   }
 
@@ -76,7 +76,7 @@ export class BruteForce implements Broadphase {
   /** {@inheritDoc Broadphase.move} */
   move(handle: number, bounds: ArrayLike<number>): void {
     const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, 'BruteForce.move');
+    checkBounds(bounds, this.dimensions, this.store.names.move);
     this.store.setBounds(slot, bounds);
   }
 

@@ -219,6 +219,11 @@ export class ProxyStore {
   private releasedCount = 0;
   private readonly onGrow: (capacity: number) => void;
   private readonly owner: string;
+  /**
+   * What the argument checks of the owner's methods name, `<owner>.<method>`: built once, so that a
+   * check run per move, insert or query allocates no string.
+   */
+  readonly names: { insert: string; move: string; setStatic: string; queryBounds: string };
 
   constructor(
     dimensions: Dimensions,
@@ -237,6 +242,12 @@ export class ProxyStore {
     this.dimensions = dimensions;
     this.stride = 2 * dimensions;
     this.owner = owner;
+    this.names = {
+      insert: `${owner}.insert`,
+      move: `${owner}.move`,
+      setStatic: `${owner}.setStatic`,
+      queryBounds: `${owner}.queryBounds`,
+    };
     this.onGrow = onGrow;
     this.capacity = Math.min(initialCapacity, MAX_PROXIES);
     this.bounds = new Float64Array(this.capacity * this.stride);
@@ -250,9 +261,9 @@ export class ProxyStore {
 
   /** Checks `bounds`, `tag` and `isStatic`, takes a slot, stores them and returns the slot. */
   allocate(bounds: ArrayLike<number>, tag = 0, isStatic?: boolean): number {
-    checkBounds(bounds, this.dimensions, `${this.owner}.insert`);
-    checkTag(tag, `${this.owner}.insert`);
-    checkStaticFlag(isStatic, `${this.owner}.insert`, true);
+    checkBounds(bounds, this.dimensions, this.names.insert);
+    checkTag(tag, this.names.insert);
+    checkStaticFlag(isStatic, this.names.insert, true);
     let slot: number;
     if (this.freeSize > 0) {
       slot = this.free[this.freeHead];
@@ -277,11 +288,8 @@ export class ProxyStore {
 
   /** Stores already checked bounds for a slot. */
   setBounds(slot: number, bounds: ArrayLike<number>): void {
-    const s = this.stride;
-    const o = slot * s;
-    // Written out for a typed array: a builtin `set` of 4 or 6 numbers costs more (it runs per move).
-    if (bounds instanceof Float64Array) copyBox(this.bounds, o, bounds, 0, s);
-    else for (let i = 0; i < s; i++) this.bounds[o + i] = bounds[i];
+    // Written out (copyBox): a builtin `set` of 4 or 6 numbers costs more, and it runs per move.
+    copyBox(this.bounds, slot * this.stride, bounds, 0, this.stride);
   }
 
   /**
@@ -455,8 +463,8 @@ export class ProxyStore {
 
   /** Linear scan for {@link Broadphase.queryBounds}: every live slot's handle overlapping `q`. */
   scanQuery(q: ArrayLike<number>, out: ((handle: number) => void) | number[] | Int32Array): number {
-    checkBounds(q, this.dimensions, `${this.owner}.queryBounds`);
-    checkQueryOut(out, `${this.owner}.queryBounds`);
+    checkBounds(q, this.dimensions, this.names.queryBounds);
+    checkQueryOut(out, this.names.queryBounds);
     let found = 0;
     for (let slot = 0; slot < this.used; slot++) {
       if (this.alive[slot] === 1 && this.overlapsBounds(slot, q)) {

@@ -260,7 +260,7 @@ export class Octree extends OctreeInvariants {
 
   move(handle: number, bounds: ArrayLike<number>): void {
     const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, 'Octree.move');
+    checkBounds(bounds, this.dimensions, this.store.names.move);
     this.store.setBounds(slot, bounds);
     this.moved(slot);
   }
@@ -284,7 +284,7 @@ export class Octree extends OctreeInvariants {
   /** {@inheritDoc Broadphase.setStatic} */
   setStatic(handle: number, isStatic: boolean): void {
     const slot = this.store.slotOf(handle, 'setStatic');
-    checkStaticFlag(isStatic, 'Octree.setStatic', false);
+    checkStaticFlag(isStatic, this.store.names.setStatic, false);
     const flag = isStatic ? 1 : 0;
     if (this.store.statics[slot] === flag) return;
     this.store.statics[slot] = flag;
@@ -333,8 +333,8 @@ export class Octree extends OctreeInvariants {
   }
 
   queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number {
-    checkBounds(bounds, this.dimensions, 'Octree.queryBounds');
-    checkQueryOut(out, 'Octree.queryBounds');
+    checkBounds(bounds, this.dimensions, this.store.names.queryBounds);
+    checkQueryOut(out, this.store.names.queryBounds);
     const d = this.dimensions;
     const s = 2 * d;
     const handles = this.store.handles;

@@ -224,7 +224,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
       return;
     }
     const slot = this.store.slotOf(handle, 'setStatic');
-    checkStaticFlag(isStatic, 'ParallelSweepAndPrune.setStatic', false);
+    checkStaticFlag(isStatic, this.store.names.setStatic, false);
     const flag = isStatic ? 1 : 0;
     if (this.store.statics[slot] === flag) return;
     this.store.statics[slot] = flag;
@@ -248,7 +248,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
       return;
     }
     const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, 'ParallelSweepAndPrune.move');
+    checkBounds(bounds, this.dimensions, this.store.names.move);
     this.store.setBounds(slot, bounds);
     this.frames.markDirty(slot);
   }

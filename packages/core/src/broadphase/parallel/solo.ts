@@ -82,7 +82,8 @@ export class SoloSweepAndPrune extends SweepAndPrune {
 
   /** As SweepAndPrune's; a proxy whose flag changes is read again, from `written` (as the regions do). */
   override setStatic(handle: number, isStatic: boolean): void {
-    const slot = this.store.slotOf(handle, 'setStatic');
+    // Read before the checks (super's): a bad handle throws there, before this slot's flag is used.
+    const slot = handle & SLOT_MASK;
     const was = this.store.statics[slot];
     super.setStatic(handle, isStatic);
     if (this.store.statics[slot] !== was) this.mark(slot);

@@ -74,7 +74,7 @@ export class SweepAndPrune extends SapQueries {
   /** {@inheritDoc Broadphase.setStatic} */
   setStatic(handle: number, isStatic: boolean): void {
     const slot = this.store.slotOf(handle, 'setStatic');
-    checkStaticFlag(isStatic, this.checkNames.setStatic, false);
+    checkStaticFlag(isStatic, this.store.names.setStatic, false);
     const flag = isStatic ? 1 : 0;
     if (this.store.statics[slot] === flag) return;
     this.store.statics[slot] = flag;
@@ -88,7 +88,7 @@ export class SweepAndPrune extends SapQueries {
   /** {@inheritDoc Broadphase.move} */
   move(handle: number, bounds: ArrayLike<number>): void {
     const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, this.checkNames.move);
+    checkBounds(bounds, this.dimensions, this.store.names.move);
     this.store.setBounds(slot, bounds);
     this.markMoved(slot);
   }

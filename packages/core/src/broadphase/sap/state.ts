@@ -38,12 +38,6 @@ export abstract class SapState extends PairedBroadphase {
    * @internal
    */
   protected static readonly errorName: string = 'SweepAndPrune';
-  /**
-   * What the argument checks of the methods name, `<errorName>.<method>`: built once, so that a check
-   * run per move allocates no string.
-   * @internal
-   */
-  protected readonly checkNames: { move: string; setStatic: string; queryBounds: string };
   /** The `validate` option: check every invariant after each update. */
   protected readonly validateEachUpdate: boolean;
   /** Whether the cell size is chosen from the boxes (`cellSize: 'auto'`). */
@@ -215,11 +209,6 @@ export abstract class SapState extends PairedBroadphase {
   protected constructor(options: SweepAndPruneOptions) {
     const name = new.target.errorName;
     super(checkOptions(options, name).dimensions, options.initialCapacity ?? 64, name);
-    this.checkNames = {
-      move: `${name}.move`,
-      setStatic: `${name}.setStatic`,
-      queryBounds: `${name}.queryBounds`,
-    };
     const settings = readSapOptions(options);
     const d = this.dimensions;
     this.validateEachUpdate = settings.validate;
