@@ -4,7 +4,8 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   // Declarations are emitted without a type check of their own (TypeScript's `noCheck`: the same
-  // files, 4 of 10 CPU-s less): `pnpm typecheck` checks these sources, with the tests and examples.
+  // files, 4 of 10 CPU-s less): `pnpm typecheck` checks these sources, and publishing runs the
+  // package's own `typecheck` first (`prepublishOnly`).
   dts: { compilerOptions: { noCheck: true } },
   sourcemap: true,
   clean: true,
