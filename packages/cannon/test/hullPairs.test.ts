@@ -3,9 +3,9 @@
  * handed to cannon's `Narrowphase.convexConvex` / `sphereConvex` and to Sieve's, and every contact and
  * friction equation compared number by number with `Object.is` (and the separating axis itself against
  * `ConvexPolyhedron.findSeparatingAxis`). Configurations: face–face, edge–edge, vertex–face, touching
- * (found by bisection on the separating axis test's verdict, so both sides of the boundary are hit), deep, nearly
- * parallel, exact ties between axes, and degenerate hulls (thin boxes, coplanar triangle faces, flat
- * coins); hulls of 4 to 24 points.
+ * (found by bisection on the separating axis test's verdict, so both sides of the boundary are hit),
+ * deep, nearly parallel, exact ties between axes, and degenerate hulls (thin boxes, coplanar triangle
+ * faces, flat coins); hulls of 4 to 24 points.
  */
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
