@@ -104,7 +104,6 @@ function parseProject(file) {
  * one project declares globally becomes visible to the others of its group: a looser check only there,
  * and none of these projects declares globals its neighbours could lean on.)
  */
-const parsedByFile = new Map();
 const groups = new Map();
 for (const file of projects) {
   const parsed = parseProject(file);
@@ -112,22 +111,23 @@ for (const file of projects) {
   const { configFilePath: _, ...options } = parsed.options;
   const key = JSON.stringify(options);
   if (!groups.has(key)) groups.set(key, []);
-  groups.get(key).push({ file, parsed });
+  groups.get(key).push(parsed);
 }
-/** The config path of each program the build checks, one per group (never written: only this host reads them). */
-const programs = [];
+/**
+ * Each group's program under a config path of its own (never written: only this host reads it), as the
+ * solution builder takes projects by their config file.
+ */
+const programs = new Map();
 for (const members of groups.values()) {
-  const config = join(root, `.typecheck-group-${programs.length}.json`);
-  parsedByFile.set(config, {
-    ...members[0].parsed,
-    fileNames: [...new Set(members.flatMap((m) => m.parsed.fileNames))],
-    errors: members.flatMap((m) => m.parsed.errors),
+  programs.set(join(root, `.typecheck-group-${programs.size}.json`), {
+    ...members[0],
+    fileNames: [...new Set(members.flatMap((m) => m.fileNames))],
+    errors: members.flatMap((m) => m.errors),
     projectReferences: undefined,
   });
-  programs.push(config);
 }
 // A project whose config did not parse was reported (and counted) by parseProject: it is not built.
-host.getParsedCommandLine = (file) => parsedByFile.get(file);
+host.getParsedCommandLine = (file) => programs.get(file);
 // Nothing written or touched: no outputs, no .tsbuildinfo.
 host.writeFile = () => {};
 host.createDirectory = () => {};
@@ -138,12 +138,12 @@ host.getModifiedTime = (file) =>
   typeof file === 'string' && !file.endsWith('.tsbuildinfo') ? ts.sys.getModifiedTime?.(file) : undefined;
 
 const started = Date.now();
-const status = ts.createSolutionBuilder(host, programs, { verbose: false }).build();
+const status = ts.createSolutionBuilder(host, [...programs.keys()], { verbose: false }).build();
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 const names = projects.map((p) => relative(root, join(p, '..'))).join(', ');
 if (status === ts.ExitStatus.Success && errors === 0)
   console.log(
-    `typecheck: ${projects.length} projects in ${programs.length} programs, no errors (${seconds} s): ${names}`,
+    `typecheck: ${projects.length} projects in ${programs.size} programs, no errors (${seconds} s): ${names}`,
   );
 else console.log(`typecheck: ${errors} errors in ${projects.length} projects (${seconds} s)`);
 

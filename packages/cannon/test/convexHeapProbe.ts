@@ -10,6 +10,7 @@
  * (after a full GC), and the contacts made, as JSON.
  */
 import * as CANNON from 'cannon-es';
+import { heapWindows } from '../../../test/support/heapWindows.js';
 import { convexContacts } from '../src/convex/index.js';
 import { installSieve } from '../src/index.js';
 import { hullPile, randomHull, rng } from './convexScenes.js';
@@ -113,11 +114,5 @@ const round = () => {
 };
 for (let k = 0; k < 300; k++) round();
 contacts = 0;
-const growth: number[] = [];
-for (let w = 0; w < 10; w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let k = 0; k < 200; k++) round();
-  growth.push(process.memoryUsage().heapUsed - before);
-}
+const growth = heapWindows(round, { frames: 200, windows: 10 });
 console.log(JSON.stringify({ growth, contacts, pairs: p1.length }));

@@ -4,6 +4,8 @@
  * (six phases by name and by index, three counters, endFrame), warms up past many ring wraps, then
  * prints the heap growth of each window of 2000 frames (after a full GC) as JSON.
  */
+
+import { heapWindows } from '../../../../test/support/heapWindows.js';
 import { FrameRecorder } from '../../src/index.js';
 
 const control = process.argv[2] === 'allocate';
@@ -39,11 +41,5 @@ const frame = (f: number) => {
 };
 let f = 0;
 for (; f < 10000; f++) frame(f);
-const growth: number[] = [];
-for (let w = 0; w < 8; w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let k = 0; k < 2000; k++) frame(f++);
-  growth.push(process.memoryUsage().heapUsed - before);
-}
+const growth = heapWindows(() => frame(f++), { frames: 2000, windows: 8 });
 console.log(JSON.stringify({ growth, checksum }));

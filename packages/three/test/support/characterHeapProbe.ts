@@ -7,6 +7,7 @@
  * control the measurement must see).
  */
 import { BoxGeometry, Vector3 } from 'three';
+import { heapWindows } from '../../../../test/support/heapWindows.js';
 import { CharacterController } from '../../src/index.js';
 import { arena, meshOf, playerCapsule } from './characterScenes.js';
 
@@ -71,11 +72,6 @@ function frame(f: number): void {
 }
 
 for (let f = 0; f < 6000; f++) frame(f);
-const growth: number[] = [];
-for (let w = 0; w < 12; w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 500; f++) frame(6000 + 500 * w + f);
-  growth.push(process.memoryUsage().heapUsed - before);
-}
+let at = 6000;
+const growth = heapWindows(() => frame(at++), { frames: 500, windows: 12 });
 console.log(JSON.stringify({ growth, checksum: SUM[0] }));

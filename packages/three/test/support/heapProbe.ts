@@ -8,6 +8,7 @@
  */
 import { Box3, Matrix4, Mesh, PlaneGeometry, Raycaster, Sphere, TorusKnotGeometry, Vector3 } from 'three';
 import { Capsule } from 'three/examples/jsm/math/Capsule.js';
+import { heapWindows } from '../../../../test/support/heapWindows.js';
 import * as three from '../../src/index.js';
 
 const control = process.argv[2] === 'allocate';
@@ -72,11 +73,5 @@ const frame = (f: number) => {
   if (control) sink = new Float64Array(64);
 };
 for (let f = 0; f < 3000; f++) frame(f);
-const growth: number[] = [];
-for (let w = 0; w < 8; w++) {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 500; f++) frame(f);
-  growth.push(process.memoryUsage().heapUsed - before);
-}
+const growth = heapWindows(frame, { frames: 500, windows: 8 });
 console.log(JSON.stringify({ growth, checksum: SUM[0] }));

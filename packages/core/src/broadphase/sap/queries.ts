@@ -20,10 +20,10 @@ export abstract class SapQueries extends SapPasses {
    * Handles go to the callback, or are pushed onto / written into `out`; returns how many were found.
    */
   queryBounds(bounds: ArrayLike<number>, out: QueryCallback | number[] | Int32Array): number {
-    checkBounds(bounds, this.dimensions, this.store.names.queryBounds);
-    const d = this.dimensions;
     const store = this.store;
-    checkQueryOut(out, this.store.names.queryBounds);
+    checkBounds(bounds, this.dimensions, store.names.queryBounds);
+    checkQueryOut(out, store.names.queryBounds);
+    const d = this.dimensions;
     // The query's cells, clipped to the grid's range (boxes beyond it are big: in the global region).
     let span = 1;
     for (let k = 0; k < d; k++)
