@@ -29,6 +29,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -354,6 +355,43 @@ async function main() {
         if (c.config === 'nodenext-emit') emitted();
       }
     };
+    // The default pages bundled from the installed tarballs, as a user's bundler makes them (esbuild,
+    // minified): the published builds stay under the limits the size test holds the sources to.
+    const pageSizes = async () => {
+      const { build } = createRequire(join(root, 'packages', 'core', 'package.json'))('esbuild');
+      const pages = JSON.parse(readFileSync(join(root, 'test', 'bundle', 'defaultPages.json'), 'utf8'));
+      const sizes = [];
+      const sizeConfig = join(project, 'tsconfig.size.json');
+      writeFileSync(sizeConfig, '{}\n');
+      for (const [name, { code, external, limit }] of Object.entries(pages)) {
+        const result = await build({
+          stdin: { contents: code, resolveDir: project, loader: 'js' },
+          absWorkingDir: project,
+          // An empty one: no tsconfig.json above the temp folder may map @sieve/* elsewhere.
+          tsconfig: sizeConfig,
+          bundle: true,
+          minify: true,
+          format: 'esm',
+          platform: 'browser',
+          target: 'es2022',
+          write: false,
+          metafile: true,
+          external: [...external, 'node:*', 'worker_threads', 'webgpu'],
+          logLevel: 'error',
+        });
+        let sieve = 0;
+        for (const [path, { bytesInOutput }] of Object.entries(
+          Object.values(result.metafile.outputs)[0].inputs,
+        ))
+          if (path.includes('node_modules/@sieve/')) sieve += bytesInOutput;
+        if (sieve > limit || sieve < limit / 4)
+          failures.push(
+            `bundle size: the ${name} page holds ${sieve} bytes of Sieve's tarballs (limit ${limit})`,
+          );
+        sizes.push(`${name} ${(sieve / 1000).toFixed(1)} kB`);
+      }
+      log(`default pages bundled from the tarballs (esbuild, minified): ${sizes.join(', ')}`);
+    };
     // Meanwhile, run: the smoke tests, then the README examples (emitted by the newest TypeScript's
     // nodenext check; a type error there is reported by that check).
     const runs = async () => {
@@ -364,6 +402,11 @@ async function main() {
         } catch (e) {
           failures.push(e.message);
         }
+      }
+      try {
+        await pageSizes();
+      } catch (e) {
+        failures.push(`bundle size: ${e.message}`);
       }
       await emittedPromise;
       try {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { shipped } from '../../scripts/tsup-shared.js';
 
 export default defineConfig({
   // The convex contact generator is its own entry point: pages that leave it off do not bundle it.
@@ -12,4 +13,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
+  // Private names shortened and load-time initializers marked pure (scripts/tsup-shared.ts).
+  ...shipped,
 });

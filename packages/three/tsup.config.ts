@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { shipped } from '../../scripts/tsup-shared.js';
 
 export default defineConfig({
   entry: ['src/index.ts'],
@@ -11,4 +12,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
+  // Private names shortened and load-time initializers marked pure (scripts/tsup-shared.ts).
+  ...shipped,
 });

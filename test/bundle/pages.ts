@@ -10,6 +10,8 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { mangleOptions } from '../../scripts/mangle.js';
+import defaultPages from './defaultPages.json';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const src = (p: string) => `${root}packages/${p}`;
@@ -54,6 +56,8 @@ export async function measurePage(code: string, external: string[] = []): Promis
     target: 'es2022',
     write: false,
     metafile: true,
+    // The private names shortened as the packages' builds shorten them (see scripts/mangle.ts).
+    ...mangleOptions(),
     alias: ALIAS,
     // Node-only paths of the parallel broadphase and the GPU pass (never reached in a browser).
     external: [...external, 'node:*', 'worker_threads', 'webgpu'],
@@ -75,22 +79,27 @@ export async function measurePage(code: string, external: string[] = []): Promis
   return { total: out.length, sieve, engine, gzip: gzipSync(out).length, modules };
 }
 
+/**
+ * The default pages with their limits in minified bytes of Sieve's share (also read by the consumer
+ * check, which bundles them from the packed tarballs).
+ */
+export const DEFAULT_PAGES: Record<
+  'cannon' | 'matter' | 'sweepAndPrune' | 'overlay',
+  { code: string; external: string[]; limit: number }
+> = defaultPages;
+
 /** The pages measured: what a first page of each package imports and calls. */
 export const PAGES = {
   /** `installSieve(world)` with every default (cannon-es left external). */
-  cannon:
-    "import { World } from 'cannon-es'; import { installSieve } from '@sieve/cannon'; installSieve(new World());",
+  cannon: DEFAULT_PAGES.cannon.code,
   /** The same page with cannon-es bundled in: cannon-es's own share of it. */
-  cannonWithEngine:
-    "import { World } from 'cannon-es'; import { installSieve } from '@sieve/cannon'; installSieve(new World());",
+  cannonWithEngine: DEFAULT_PAGES.cannon.code,
   /** `installSieve(engine)` with every default (matter-js left external). */
-  matter:
-    "import Matter from 'matter-js'; import { installSieve } from '@sieve/matter'; installSieve(Matter.Engine.create());",
+  matter: DEFAULT_PAGES.matter.code,
   /** The core's sweep and prune alone. */
-  sweepAndPrune:
-    "import { SweepAndPrune } from '@sieve/core'; const bp = new SweepAndPrune({ dimensions: 3 }); bp.update(); console.log(bp.pairs());",
+  sweepAndPrune: DEFAULT_PAGES.sweepAndPrune.code,
   /** The overlay's recorder and canvas panel. */
-  overlay: "import { Overlay } from '@sieve/overlay'; new Overlay({ phases: ['physics'] });",
+  overlay: DEFAULT_PAGES.overlay.code,
   /** Opt-in parts, each alone: what a page pays when it asks for one. */
   bullets: "import { setBullet } from '@sieve/cannon'; console.log(setBullet);",
   convex:
