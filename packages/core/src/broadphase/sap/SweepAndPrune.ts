@@ -17,9 +17,8 @@
  */
 import { checkBounds, checkStaticFlag, copyBox, SLOT_MASK } from '../proxies.js';
 import { chooseCellSize } from './cellSize.js';
-import { checkSapInvariants } from './invariants.js';
+import { SapInvariants } from './invariants.js';
 import { GRID_CELL_LIMIT, type SweepAndPruneOptions } from './options.js';
-import { SapQueries } from './queries.js';
 
 /**
  * Incremental, region-partitioned sweep and prune. Implements the {@link Broadphase} contract.
@@ -40,7 +39,7 @@ import { SapQueries } from './queries.js';
  * bp.remove(a); // `a` is stale from now on: using it throws
  * ```
  */
-export class SweepAndPrune extends SapQueries {
+export class SweepAndPrune extends SapInvariants {
   /**
    * The largest cell index, in absolute value, of the grid on every axis (2^30): the grid holds
    * coordinates within `GRID_CELL_LIMIT × cellSize` of the origin. A box whose cells reach past it is
@@ -161,41 +160,10 @@ export class SweepAndPrune extends SapQueries {
   }
 
   /**
-   * Checks every internal invariant (invariants.ts) and throws on the first broken one. O(n²); for
+   * Checks every internal invariant and throws on the first broken one. O(n²); for
    * tests and debugging — or pass `validate: true` to the constructor to run it after every update.
    */
   validate(): void {
-    checkSapInvariants({
-      dimensions: this.dimensions,
-      used: this.store.used,
-      regionsUsed: this.regionsUsed,
-      freeRegions: this.freeRegions,
-      freeRegionCount: this.freeRegionCount,
-      regionStart: this.regionStart,
-      regionClass: this.regionClass,
-      regionLength: this.regionLength,
-      regionBulk: this.regionBulk,
-      regionSmall: this.regionSmall,
-      regionCell: this.regionCell,
-      listFirst: this.listFirst,
-      arena: this.arena,
-      grid: this.grid,
-      entryObject: this.entryObject,
-      entryRegion: this.entryRegion,
-      entryNext: this.entryNext,
-      where: this.where,
-      firstEntry: this.firstEntry,
-      listed: this.listed,
-      cells: this.cells,
-      inLists: this.inLists,
-      big: this.big,
-      fixed: this.fixed,
-      fixedCount: this.fixedCount,
-      statics: this.store.statics,
-      alive: this.store.alive,
-      leaveHead: this.leaveHead,
-      enterHead: this.enterHead,
-      pairSet: this.pairSet,
-    });
+    this.checkInvariants();
   }
 }

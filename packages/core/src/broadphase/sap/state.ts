@@ -10,11 +10,11 @@
  *       → SapCrossings   (crossings.ts: cell crossings applied region by region in a busy update)
  *       → SapPasses      (passes.ts: how an update moves boxes)
  *       → SapQueries     (queries.ts: queryBounds)
+ *       → SapInvariants  (invariants.ts: the checks behind the `validate` option)
  *       → SweepAndPrune  (SweepAndPrune.ts: the public class, `update()`)
  *
  * so every method reads the arrays as fields of one object, as the single class did (no extra
- * indirection on the hot paths). The invariant checks behind the `validate` option live apart, in
- * invariants.ts. Record layouts (tokens, endpoint positions, list starts) are in layout.ts.
+ * indirection on the hot paths). Record layouts (tokens, endpoint positions, list starts) are in layout.ts.
  *
  * Data layout (structure of arrays, no object per region or entry): `listed` holds each box's bounds
  * as the lists hold them; entries (one per box per region) have `entryObject`, `entryRegion`,
