@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import ts from 'typescript';
+import type * as TS from 'typescript';
 
 /** What esbuild takes and gives for mangling (its types are not reachable from this folder). */
 interface MangleBuild {
@@ -67,8 +67,11 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** The TypeScript compiler, loaded only when the table is computed. */
+let ts: typeof TS;
+
 /** Whether a declaration is a `private` or `protected` class member. */
-function hiddenMember(node: ts.Node): boolean {
+function hiddenMember(node: TS.Node): boolean {
   const member =
     ts.isPropertyDeclaration(node) ||
     ts.isMethodDeclaration(node) ||
@@ -77,14 +80,14 @@ function hiddenMember(node: ts.Node): boolean {
     (ts.isParameter(node) && ts.isConstructorDeclaration(node.parent));
   return (
     member &&
-    (ts.getCombinedModifierFlags(node as ts.Declaration) &
+    (ts.getCombinedModifierFlags(node as TS.Declaration) &
       (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !==
       0
   );
 }
 
 /** Whether a named node declares a name that is not private: a public member, a key, an enum member. */
-function openDeclaration(node: ts.Node): boolean {
+function openDeclaration(node: TS.Node): boolean {
   return (
     ts.isPropertyDeclaration(node) ||
     ts.isMethodDeclaration(node) ||
@@ -101,6 +104,8 @@ function openDeclaration(node: ts.Node): boolean {
 
 /** The names of `files` that are private and reached only as such (see the module comment). */
 function privateNames(root: string, files: string[]): string[] {
+  // Loaded here, when the table is not cached: a build that finds it pays nothing for TypeScript.
+  ts = createRequire(join(root, 'package.json'))('typescript');
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
@@ -118,8 +123,8 @@ function privateNames(root: string, files: string[]): string[] {
   const open = new Set<string>();
   for (const source of program.getSourceFiles()) {
     if (!ours.has(source.fileName)) continue;
-    const visit = (node: ts.Node): void => {
-      const name = (node as { name?: ts.Node }).name;
+    const visit = (node: TS.Node): void => {
+      const name = (node as { name?: TS.Node }).name;
       if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) open.add(node.text);
       if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.name)) {
         const declarations = checker.getSymbolAtLocation(node.name)?.declarations ?? [];

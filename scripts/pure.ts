@@ -18,6 +18,9 @@ type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
 const PURE = '/* @__PURE__ */ ';
 
+/** The marked text of each file read in this process (a package's ESM and CommonJS builds share it). */
+const marked = new Map<string, { text: string; out: string }>();
+
 /** The offsets in `source` where a mark goes: before each `new` and call run at load time. */
 function marks(source: ts.SourceFile): number[] {
   const at: number[] = [];
@@ -50,10 +53,15 @@ export function pureModuleScope(): Plugin {
     setup(build) {
       build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
-        const source = ts.createSourceFile(args.path, text, ts.ScriptTarget.ES2022, true);
-        let out = text;
-        for (const i of marks(source).sort((a, b) => b - a)) out = out.slice(0, i) + PURE + out.slice(i);
-        return { contents: out, loader: 'ts' };
+        let entry = marked.get(args.path);
+        if (entry?.text !== text) {
+          const source = ts.createSourceFile(args.path, text, ts.ScriptTarget.ES2022, true);
+          let out = text;
+          for (const i of marks(source).sort((a, b) => b - a)) out = out.slice(0, i) + PURE + out.slice(i);
+          entry = { text, out };
+          marked.set(args.path, entry);
+        }
+        return { contents: entry.out, loader: 'ts' };
       });
     },
   };
