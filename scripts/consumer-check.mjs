@@ -12,7 +12,8 @@
  * `skipLibCheck: false`, in `nodenext` and in `bundler` resolution (and, with the newest TypeScript
  * only, api-pixi.ts: pixi.js 8's own declarations need TypeScript 5.7+). Meanwhile
  * it runs the README examples (compiled with the newest TypeScript) and an ESM and a CommonJS smoke test
- * of each package with Node.
+ * of each package with Node, and bundles the default pages from the tarballs against the size test's
+ * limits (test/bundle/tarballs.ts).
  *
  * Usage: node scripts/consumer-check.mjs [--keep] [--ts 5.0,5]
  * README fences: ```ts is checked and run, ```ts check-only is only type-checked (browser code), any
@@ -29,7 +30,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -358,45 +358,10 @@ async function main() {
     // The default pages bundled from the installed tarballs, as a user's bundler makes them (esbuild,
     // minified): the published builds stay under the limits the size test holds the sources to.
     const pageSizes = async () => {
-      const { build } = createRequire(join(root, 'packages', 'core', 'package.json'))('esbuild');
-      const pages = JSON.parse(readFileSync(join(root, 'test', 'bundle', 'defaultPages.json'), 'utf8'));
-      const sizes = [];
-      const sizeConfig = join(project, 'tsconfig.size.json');
-      writeFileSync(sizeConfig, '{}\n');
-      // The pages bundled side by side (esbuild spreads each over the cores anyway).
-      const measured = await Promise.all(
-        Object.entries(pages).map(async ([name, { code, external, limit }]) => {
-          const result = await build({
-            stdin: { contents: code, resolveDir: project, loader: 'js' },
-            absWorkingDir: project,
-            // An empty one: no tsconfig.json above the temp folder may map @sieve/* elsewhere.
-            tsconfig: sizeConfig,
-            bundle: true,
-            minify: true,
-            format: 'esm',
-            platform: 'browser',
-            target: 'es2022',
-            write: false,
-            metafile: true,
-            external: [...external, 'node:*', 'worker_threads', 'webgpu'],
-            logLevel: 'error',
-          });
-          let sieve = 0;
-          for (const [path, { bytesInOutput }] of Object.entries(
-            Object.values(result.metafile.outputs)[0].inputs,
-          ))
-            if (path.includes('node_modules/@sieve/')) sieve += bytesInOutput;
-          return { name, sieve, limit };
-        }),
-      );
-      for (const { name, sieve, limit } of measured) {
-        if (sieve > limit || sieve < limit / 4)
-          failures.push(
-            `bundle size: the ${name} page holds ${sieve} bytes of Sieve's tarballs (limit ${limit})`,
-          );
-        sizes.push(`${name} ${(sieve / 1000).toFixed(1)} kB`);
-      }
-      log(`default pages bundled from the tarballs (esbuild, minified): ${sizes.join(', ')}`);
+      const tsx = join(root, 'node_modules', '.bin', 'tsx');
+      const script = join(root, 'test', 'bundle', 'tarballs.ts');
+      const { stdout } = await run(tsx, [script, project], root, 'bundle size of the tarballs');
+      log(`default pages bundled from the tarballs (esbuild, minified): ${stdout.trim()}`);
     };
     // Meanwhile, run: the smoke tests, then the README examples (emitted by the newest TypeScript's
     // nodenext check; a type error there is reported by that check).
@@ -412,7 +377,7 @@ async function main() {
       try {
         await pageSizes();
       } catch (e) {
-        failures.push(`bundle size: ${e.message}`);
+        failures.push(e.message);
       }
       await emittedPromise;
       try {

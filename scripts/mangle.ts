@@ -45,26 +45,14 @@ function findRoot(): string {
 
 const PACKAGES = ['core', 'cannon', 'matter', 'overlay', 'three'];
 
-/** Every entry point of the packages (what their builds bundle). */
-const ENTRIES = [
-  'core/src/index.ts',
-  'core/src/broadphase/parallel/index.ts',
-  'core/src/broadphase/parallel/worker.ts',
-  'core/src/gpu/index.ts',
-  'cannon/src/index.ts',
-  'cannon/src/convex/index.ts',
-  'matter/src/index.ts',
-  'overlay/src/index.ts',
-  'three/src/index.ts',
-];
-
-function walk(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
+/** The packages' source files. */
+function sources(root: string): string[] {
+  return PACKAGES.flatMap((p) => {
+    const src = join(root, 'packages', p, 'src');
+    return readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(src, f));
+  }).sort();
 }
 
 /** The TypeScript compiler, loaded only when the table is computed. */
@@ -146,21 +134,15 @@ function privateNames(root: string, files: string[]): string[] {
 }
 
 /** The short name of each of `names`, chosen by esbuild over every package at once. */
-function shortNames(root: string, names: string[]): Record<string, string | false> {
+function shortNames(root: string, files: string[], names: string[]): Record<string, string | false> {
   // The esbuild the packages build with (tsup's; a development dependency of @sieve/core).
   const esbuild = createRequire(join(root, 'packages', 'core', 'package.json'))('esbuild') as MangleBuild;
-  const paths: Record<string, string[]> = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'))
-    .compilerOptions.paths;
+  // Every source file in one build, none bundled: the names are counted and chosen over all of them.
   const result = esbuild.buildSync({
-    entryPoints: ENTRIES.map((e) => join(root, 'packages', e)),
-    bundle: true,
-    splitting: true,
+    entryPoints: files,
     format: 'esm',
-    platform: 'neutral',
     outdir: join(root, 'node_modules', '.cache', 'sieve-mangle'),
     write: false,
-    packages: 'external',
-    alias: Object.fromEntries(Object.entries(paths).map(([k, [v]]) => [k, join(root, v)])),
     mangleProps: new RegExp(`^(?:${names.join('|')})$`),
     mangleCache: {},
     minify: true,
@@ -172,7 +154,7 @@ function shortNames(root: string, names: string[]): Record<string, string | fals
 /** The table, name → short name (computed, or read from the cache when no source changed). */
 function table(): Record<string, string | false> {
   const root = findRoot();
-  const files = PACKAGES.flatMap((p) => walk(join(root, 'packages', p, 'src'))).sort();
+  const files = sources(root);
   const key = createHash('sha1');
   // This file too: a change to its rules makes a new table.
   key.update(readFileSync(join(root, 'scripts', 'mangle.ts')));
@@ -186,7 +168,7 @@ function table(): Record<string, string | false> {
     const cached = JSON.parse(readFileSync(cacheFile, 'utf8'));
     if (cached.digest === digest) return cached.table;
   } catch {}
-  const result = shortNames(root, privateNames(root, files));
+  const result = shortNames(root, files, privateNames(root, files));
   try {
     mkdirSync(dirname(cacheFile), { recursive: true });
     writeFileSync(cacheFile, JSON.stringify({ digest, table: result }));

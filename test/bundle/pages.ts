@@ -7,6 +7,8 @@
  * Used by `size.test.ts` (the limits) and `report.ts` (`pnpm size`: the table in the READMEs).
  */
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -44,11 +46,17 @@ export interface Measured {
 /**
  * Bundles `code` (an ES module importing `@sieve/*` and the engines) and measures it. `external`: the
  * packages left out of the bundle (the engines, by default, as the brief of each page says).
+ * `installed`: a project folder whose `node_modules` holds the packed packages, to measure those
+ * instead of the sources (the consumer check's tarballs; their private names are shortened already).
  */
-export async function measurePage(code: string, external: string[] = []): Promise<Measured> {
+export async function measurePage(
+  code: string,
+  external: string[] = [],
+  installed?: string,
+): Promise<Measured> {
   const result = await build({
-    // Resolved from this workspace package, which depends on the engines.
-    stdin: { contents: code, resolveDir: `${root}test`, loader: 'js', sourcefile: 'page.js' },
+    // Resolved from this workspace package, which depends on the engines, or from the project.
+    stdin: { contents: code, resolveDir: installed ?? `${root}test`, loader: 'js', sourcefile: 'page.js' },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -56,27 +64,38 @@ export async function measurePage(code: string, external: string[] = []): Promis
     target: 'es2022',
     write: false,
     metafile: true,
-    // The private names shortened as the packages' builds shorten them (see scripts/mangle.ts).
-    ...mangleOptions(),
-    alias: ALIAS,
+    ...(installed
+      ? // An empty tsconfig: none above the project's folder may map `@sieve/*` elsewhere.
+        { absWorkingDir: installed, tsconfig: emptyTsconfig(installed) }
+      : // The private names shortened as the packages' builds shorten them (see scripts/mangle.ts).
+        { ...mangleOptions(), alias: ALIAS }),
     // Node-only paths of the parallel broadphase and the GPU pass (never reached in a browser).
     external: [...external, 'node:*', 'worker_threads', 'webgpu'],
     logLevel: 'error',
   });
   const out = result.outputFiles[0].contents;
   const inputs = Object.values(result.metafile.outputs)[0].inputs;
+  // A module of Sieve's: `packages/<name>/…` of the sources, `node_modules/@sieve/<name>/…` installed.
+  const ours = installed ? 'node_modules/@sieve/' : 'packages/';
   const modules = new Map<string, number>();
   let sieve = 0;
   let engine = 0;
   for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
     if (bytesInOutput === 0) continue;
-    const at = path.lastIndexOf('packages/');
-    if (at >= 0 && !path.includes('node_modules')) {
+    const at = path.lastIndexOf(ours);
+    if (at >= 0 && (installed || !path.includes('node_modules'))) {
       sieve += bytesInOutput;
-      modules.set(path.slice(at + 'packages/'.length), bytesInOutput);
+      modules.set(path.slice(at + ours.length), bytesInOutput);
     } else if (path.includes('node_modules')) engine += bytesInOutput;
   }
   return { total: out.length, sieve, engine, gzip: gzipSync(out).length, modules };
+}
+
+/** An empty `tsconfig.size.json` in `folder`; returns its path. */
+function emptyTsconfig(folder: string): string {
+  const file = join(folder, 'tsconfig.size.json');
+  writeFileSync(file, '{}\n');
+  return file;
 }
 
 /**
