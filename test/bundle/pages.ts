@@ -91,10 +91,19 @@ export async function measurePage(
   return { total: out.length, sieve, engine, gzip: gzipSync(out).length, modules };
 }
 
-/** An empty `tsconfig.size.json` in `folder`; returns its path. */
+/** Folders given their empty tsconfig already. */
+const tsconfigWritten = new Set<string>();
+
+/**
+ * An empty `tsconfig.size.json` in `folder`; returns its path. Written once per folder: pages measured
+ * side by side would otherwise truncate it while another page's esbuild reads it.
+ */
 function emptyTsconfig(folder: string): string {
   const file = join(folder, 'tsconfig.size.json');
-  writeFileSync(file, '{}\n');
+  if (!tsconfigWritten.has(folder)) {
+    writeFileSync(file, '{}\n');
+    tsconfigWritten.add(folder);
+  }
   return file;
 }
 
