@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { installSieve as installCannon, SieveBroadphase } from '@sieve/cannon';
 import { MeshBVH, RayHit, raycastFirst, SweepAndPrune } from '@sieve/core';
+import { ParallelSweepAndPrune } from '@sieve/core/parallel';
 import { installSieve as installMatter } from '@sieve/matter';
 import { FrameRecorder } from '@sieve/overlay';
 import { acceleratedRaycast, computeBoundsTree } from '@sieve/three';
@@ -123,6 +124,9 @@ assert.deepEqual(matterRun({ sweepBelow: 0 }), stockMatter, 'matter-js: Sieve (b
 {
   const random = rng(3);
   const sap = new SweepAndPrune({ dimensions: 3 });
+  // The shipped parallel build (its worker file included) on 2 worker threads, given the same calls.
+  const parallel = new ParallelSweepAndPrune({ dimensions: 3, workers: 2, minBoxesPerRegion: 32 });
+  const twin = new Map(); // SweepAndPrune's handle → the parallel one's
   const boxes = new Map();
   const place = () => {
     const x = 30 * random();
@@ -133,7 +137,9 @@ assert.deepEqual(matterRun({ sweepBelow: 0 }), stockMatter, 'matter-js: Sieve (b
   };
   for (let i = 0; i < 400; i++) {
     const box = place();
-    boxes.set(sap.insert(box), box);
+    const h = sap.insert(box);
+    twin.set(h, parallel.insert(box));
+    boxes.set(h, box);
   }
   for (let frame = 0; frame < 40; frame++) {
     const teleport = frame % 10 === 9;
@@ -148,15 +154,21 @@ assert.deepEqual(matterRun({ sweepBelow: 0 }), stockMatter, 'matter-js: Sieve (b
       }
       boxes.set(h, moved);
       sap.move(h, moved);
+      parallel.move(twin.get(h), moved);
     }
     if (frame % 4 === 1) {
       const [h] = boxes.keys();
       boxes.delete(h);
       sap.remove(h);
+      parallel.remove(twin.get(h));
+      twin.delete(h);
       const box = place();
-      boxes.set(sap.insert(box), box);
+      const added = sap.insert(box);
+      twin.set(added, parallel.insert(box));
+      boxes.set(added, box);
     }
     sap.update();
+    parallel.update();
     const found = new Set();
     const p = sap.pairs();
     for (let i = 0; i < p.length; i += 2)
@@ -171,6 +183,29 @@ assert.deepEqual(matterRun({ sweepBelow: 0 }), stockMatter, 'matter-js: Sieve (b
           expected.add(`${Math.min(ha, hb)},${Math.max(ha, hb)}`);
       }
     assert.deepEqual(found, expected, `SweepAndPrune: the pairs of frame ${frame}`);
+    const back = new Map([...twin].map(([h, t]) => [t, h]));
+    // Pairs as keys of SweepAndPrune's handles (`ours`: the parallel one's handles, mapped back).
+    const keys = (pairs, ours = false) => {
+      const out = [];
+      for (let i = 0; i < pairs.length; i += 2) {
+        const a = ours ? back.get(pairs[i]) : pairs[i];
+        const b = ours ? back.get(pairs[i + 1]) : pairs[i + 1];
+        out.push(`${Math.min(a, b)},${Math.max(a, b)}`);
+      }
+      return out.sort();
+    };
+    assert.deepEqual(
+      keys(parallel.pairs(), true),
+      [...found].sort(),
+      `ParallelSweepAndPrune: frame ${frame}`,
+    );
+    assert.deepEqual(
+      keys(parallel.began(), true),
+      keys(sap.began()),
+      `ParallelSweepAndPrune: began, frame ${frame}`,
+    );
   }
+  assert.ok(parallel.regionCount > 1, 'ParallelSweepAndPrune: the boxes were cut into regions');
+  parallel.dispose();
 }
 console.log('ESM smoke test: @sieve/core, @sieve/cannon, @sieve/matter, @sieve/overlay, @sieve/three ok');
