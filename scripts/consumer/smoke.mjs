@@ -127,7 +127,26 @@ assert.deepEqual(matterRun({ sweepBelow: 0 }), stockMatter, 'matter-js: Sieve (b
   // The shipped parallel build (its worker file included) on 2 worker threads, given the same calls.
   const parallel = new ParallelSweepAndPrune({ dimensions: 3, workers: 2, minBoxesPerRegion: 32 });
   const twin = new Map(); // SweepAndPrune's handle → the parallel one's
-  const boxes = new Map();
+  const back = new Map(); // and back
+  const boxes = new Map(); // SweepAndPrune's handle → its latest box
+  const insert = (box) => {
+    const h = sap.insert(box);
+    const t = parallel.insert(box);
+    twin.set(h, t);
+    back.set(t, h);
+    boxes.set(h, box);
+  };
+  // A frame's pairs as sorted keys of SweepAndPrune's handles (`handleOf` maps the parallel one's back).
+  const keys = (pairs, handleOf = (h) => h) => {
+    const out = [];
+    for (let i = 0; i < pairs.length; i += 2) {
+      const a = handleOf(pairs[i]);
+      const b = handleOf(pairs[i + 1]);
+      out.push(`${Math.min(a, b)},${Math.max(a, b)}`);
+    }
+    return out.sort();
+  };
+  const fromParallel = (t) => back.get(t);
   const place = () => {
     const x = 30 * random();
     const y = 30 * random();
@@ -135,12 +154,7 @@ assert.deepEqual(matterRun({ sweepBelow: 0 }), stockMatter, 'matter-js: Sieve (b
     const h = 0.2 + 2 * random();
     return [x, y, z, x + h, y + 1.5 * h * random(), z + h];
   };
-  for (let i = 0; i < 400; i++) {
-    const box = place();
-    const h = sap.insert(box);
-    twin.set(h, parallel.insert(box));
-    boxes.set(h, box);
-  }
+  for (let i = 0; i < 400; i++) insert(place());
   for (let frame = 0; frame < 40; frame++) {
     const teleport = frame % 10 === 9;
     const share = frame % 3 === 0 ? 0.05 : 1;
@@ -161,46 +175,26 @@ assert.deepEqual(matterRun({ sweepBelow: 0 }), stockMatter, 'matter-js: Sieve (b
       boxes.delete(h);
       sap.remove(h);
       parallel.remove(twin.get(h));
+      back.delete(twin.get(h));
       twin.delete(h);
-      const box = place();
-      const added = sap.insert(box);
-      twin.set(added, parallel.insert(box));
-      boxes.set(added, box);
+      insert(place());
     }
     sap.update();
     parallel.update();
-    const found = new Set();
-    const p = sap.pairs();
-    for (let i = 0; i < p.length; i += 2)
-      found.add(`${Math.min(p[i], p[i + 1])},${Math.max(p[i], p[i + 1])}`);
-    const expected = new Set();
+    const found = keys(sap.pairs());
+    const expected = [];
     const list = [...boxes];
     for (let i = 0; i < list.length; i++)
       for (let j = i + 1; j < list.length; j++) {
         const [ha, a] = list[i];
         const [hb, b] = list[j];
         if (a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5])
-          expected.add(`${Math.min(ha, hb)},${Math.max(ha, hb)}`);
+          expected.push(`${Math.min(ha, hb)},${Math.max(ha, hb)}`);
       }
-    assert.deepEqual(found, expected, `SweepAndPrune: the pairs of frame ${frame}`);
-    const back = new Map([...twin].map(([h, t]) => [t, h]));
-    // Pairs as keys of SweepAndPrune's handles (`ours`: the parallel one's handles, mapped back).
-    const keys = (pairs, ours = false) => {
-      const out = [];
-      for (let i = 0; i < pairs.length; i += 2) {
-        const a = ours ? back.get(pairs[i]) : pairs[i];
-        const b = ours ? back.get(pairs[i + 1]) : pairs[i + 1];
-        out.push(`${Math.min(a, b)},${Math.max(a, b)}`);
-      }
-      return out.sort();
-    };
+    assert.deepEqual(found, expected.sort(), `SweepAndPrune: the pairs of frame ${frame}`);
+    assert.deepEqual(keys(parallel.pairs(), fromParallel), found, `ParallelSweepAndPrune: frame ${frame}`);
     assert.deepEqual(
-      keys(parallel.pairs(), true),
-      [...found].sort(),
-      `ParallelSweepAndPrune: frame ${frame}`,
-    );
-    assert.deepEqual(
-      keys(parallel.began(), true),
+      keys(parallel.began(), fromParallel),
       keys(sap.began()),
       `ParallelSweepAndPrune: began, frame ${frame}`,
     );

@@ -7,8 +7,6 @@
  * Used by `size.test.ts` (the limits) and `report.ts` (`pnpm size`: the table in the READMEs).
  */
 
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -65,8 +63,9 @@ export async function measurePage(
     write: false,
     metafile: true,
     ...(installed
-      ? // An empty tsconfig: none above the project's folder may map `@sieve/*` elsewhere.
-        { absWorkingDir: installed, tsconfig: emptyTsconfig(installed) }
+      ? // An empty tsconfig, given inline: no tsconfig above the project's folder may map `@sieve/*`
+        // elsewhere (esbuild then reads none).
+        { absWorkingDir: installed, tsconfigRaw: '{}' }
       : // The private names shortened as the packages' builds shorten them (see scripts/mangle.ts).
         { ...mangleOptions(), alias: ALIAS }),
     // Node-only paths of the parallel broadphase and the GPU pass (never reached in a browser).
@@ -89,22 +88,6 @@ export async function measurePage(
     } else if (path.includes('node_modules')) engine += bytesInOutput;
   }
   return { total: out.length, sieve, engine, gzip: gzipSync(out).length, modules };
-}
-
-/** Folders given their empty tsconfig already. */
-const tsconfigWritten = new Set<string>();
-
-/**
- * An empty `tsconfig.size.json` in `folder`; returns its path. Written once per folder: pages measured
- * side by side would otherwise truncate it while another page's esbuild reads it.
- */
-function emptyTsconfig(folder: string): string {
-  const file = join(folder, 'tsconfig.size.json');
-  if (!tsconfigWritten.has(folder)) {
-    writeFileSync(file, '{}\n');
-    tsconfigWritten.add(folder);
-  }
-  return file;
 }
 
 /**

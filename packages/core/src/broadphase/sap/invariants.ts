@@ -57,13 +57,6 @@ export abstract class SapInvariants extends SapQueries {
       for (let e = this.firstEntry[slot]; e >= 0; e = this.entryNext[e]) out.push(this.entryRegion[e]);
       return out.sort((a, b) => a - b);
     };
-    const cellInRange = (r: number, slot: number): boolean => {
-      for (let k = 0; k < d; k++) {
-        const c = this.regionCell[listAt(r, k)];
-        if (c < this.cells[slot * d2 + k] || c > this.cells[slot * d2 + d + k]) return false;
-      }
-      return true;
-    };
     const overlaps = (a: number, b: number): boolean => {
       const l = this.listed;
       for (let k = 0; k < d; k++) {
@@ -90,7 +83,8 @@ export abstract class SapInvariants extends SapQueries {
         const c = this.regionCell;
         if (this.grid.get(c[listAt(r, 0)], c[listAt(r, 1)], c[listAt(r, 2)]) !== r)
           throw new Error(`SAP: region ${r} is not in the grid`);
-        if (!cellInRange(r, slot)) throw new Error(`SAP: box ${slot} is in region ${r} outside its cells`);
+        if (!this.cellInRange(r, slot))
+          throw new Error(`SAP: box ${slot} is in region ${r} outside its cells`);
       }
       if (this.big[slot] === 1 && !mine.includes(GLOBAL_REGION))
         throw new Error(`SAP: big box ${slot} is not global`);
