@@ -99,7 +99,20 @@ export function meshTrianglePairs(a: Mesh, b: Mesh, result: MeshMeshResult): num
   if (!(result instanceof MeshMeshResult)) {
     throw new TypeError('meshTrianglePairs: result must be a MeshMeshResult');
   }
-  return meshMeshPairs(ta.bvh, a.matrixWorld.elements, tb.bvh, b.matrixWorld.elements, result);
+  const n = meshMeshPairs(ta.bvh, a.matrixWorld.elements, tb.bvh, b.matrixWorld.elements, result);
+  renumber(result.trianglesA, n, ta);
+  renumber(result.trianglesB, n, tb);
+  return n;
+}
+
+/**
+ * Turns the first `count` triangle numbers of `triangles`, counted from the start of `tree`'s range (a
+ * tree built over `range`), into the geometry's triangle numbers (`faceIndex`).
+ */
+function renumber(triangles: Uint32Array, count: number, tree: BoundsTree): number {
+  const first = Math.floor(tree.rangeStart / 3);
+  if (first !== 0) for (let k = 0; k < count; k++) triangles[k] += first;
+  return count;
 }
 
 /**
@@ -156,7 +169,8 @@ const CENTER = new Float64Array(3);
 export function sphereContacts(mesh: Mesh, sphere: Sphere, out: MeshContacts): number {
   const tree = treeOf(mesh, 'sphereContacts');
   sphereArgs(sphere, 'sphereContacts');
-  return meshSphereContacts(tree.bvh, mesh.matrixWorld.elements, CENTER, sphere.radius, out);
+  const n = meshSphereContacts(tree.bvh, mesh.matrixWorld.elements, CENTER, sphere.radius, out);
+  return renumber(out.triangles, n, tree);
 }
 
 /** Whether a world-space sphere touches `mesh` (stops at the first triangle). See {@link sphereContacts}. */
@@ -185,7 +199,8 @@ export function intersectsSphere(mesh: Mesh, sphere: Sphere): boolean {
  */
 export function boxContacts(mesh: Mesh, box: Box3, boxMatrix: Matrix4, out: MeshContacts): number {
   const tree = treeOf(mesh, 'boxContacts');
-  return meshObbContacts(tree.bvh, mesh.matrixWorld.elements, obbOf(box, boxMatrix, 'boxContacts'), out);
+  const n = meshObbContacts(tree.bvh, mesh.matrixWorld.elements, obbOf(box, boxMatrix, 'boxContacts'), out);
+  return renumber(out.triangles, n, tree);
 }
 
 /** Whether a placed box touches `mesh` (stops at the first triangle). See {@link boxContacts}. */
@@ -216,7 +231,8 @@ export function intersectsBox(mesh: Mesh, box: Box3, boxMatrix: Matrix4): boolea
 export function capsuleContacts(mesh: Mesh, capsule: CapsuleLike, out: MeshContacts): number {
   const tree = treeOf(mesh, 'capsuleContacts');
   if (!(out instanceof MeshContacts)) throw new TypeError('capsuleContacts: out must be a MeshContacts');
-  return capsuleContactsBvh(tree.bvh, mesh.matrixWorld.elements, capsule, out);
+  const n = capsuleContactsBvh(tree.bvh, mesh.matrixWorld.elements, capsule, out);
+  return renumber(out.triangles, n, tree);
 }
 
 /** Whether a world-space capsule touches `mesh` (stops at the first triangle). See {@link capsuleContacts}. */
@@ -226,7 +242,10 @@ export function intersectsCapsule(mesh: Mesh, capsule: CapsuleLike): boolean {
 
 /** The push-out of {@link capsuleIntersect}, as three.js's `Octree.capsuleIntersect` returns it. */
 export interface CapsulePush {
-  /** Unit direction of the push. */
+  /**
+   * Unit direction of the push — or zero, as three.js returns it, when the triangles' pushes cancel out or
+   * are lost to rounding (`depth` 0: a penetration was found, but there is nothing to move).
+   */
   normal: Vector3;
   /** Its length. */
   depth: number;
@@ -289,7 +308,9 @@ export class CapsuleCastHit {
  * cannot pass through a wall however far it moves in one call. Fills `hit` and returns `hit.hit`.
  * Triangles the capsule already touches block it only if it moves further into them, so a capsule
  * resting on a floor slides along it. `tolerance`: how far beyond the radius a contact counts
- * (default `1e-7·(radius + |displacement|)`); a controller keeps its own skin on top.
+ * (default `1e-7·(radius + |displacement|)`; a smaller one, 0 included, is raised to
+ * `1e-12·(radius + |displacement|)` plus the coordinates' rounding: a contact at exactly the radius cannot
+ * be found in floating point); a controller keeps its own skin on top.
  *
  * ```ts
  * import { BoxGeometry, Mesh, Vector3 } from 'three';

@@ -15,7 +15,8 @@
  * Contact per triangle: the axis of least penetration among the 13 gives the normal (oriented so
  * that moving the box by `depth` along it separates them) and the depth; the point on the mesh is the
  * deepest triangle vertex (box-face axis), the deepest box corner moved onto the triangle's plane
- * (triangle-normal axis), or the closest point of the triangle edge to the box edge (edge–edge axis).
+ * (triangle-normal axis; the triangle's point nearest to it when it falls outside the triangle), or the
+ * closest point of the triangle edge to the box edge (edge–edge axis).
  * One contact per triangle, as in Bullet's per-triangle convex contacts; reduce them as your solver
  * needs. Degenerate (zero-area) triangles are ignored.
  */
@@ -26,7 +27,7 @@ import { affineFromMatrix4, affineInvert } from './affine.js';
 import type { MeshContacts } from './contacts.js';
 import type { MeshBVH } from './MeshBVH.js';
 import { type BvhCast, shapecast } from './shapecast.js';
-import { isDegenerateTriangleAt } from './triangle.js';
+import { closestPointOnTriangle, isDegenerateTriangleAt } from './triangle.js';
 
 const M = new Float64Array(12);
 // W: mesh local → OBB frame; WI: OBB frame → mesh local.
@@ -239,6 +240,37 @@ function loadSlot(bvh: MeshBVH, s: number): boolean {
   return !isDegenerateTriangleAt(Q, 0);
 }
 
+const NEAREST = new Float64Array(3);
+
+/** Whether `S[POINT..]`, in the current triangle's plane, lies inside the triangle (`Q`) or on its edges. */
+function inTriangle(): boolean {
+  const ex = Q[3] - Q[0];
+  const ey = Q[4] - Q[1];
+  const ez = Q[5] - Q[2];
+  const fx = Q[6] - Q[0];
+  const fy = Q[7] - Q[1];
+  const fz = Q[8] - Q[2];
+  // The normal by winding; each edge must see the point on its inner side.
+  const mx = ey * fz - ez * fy;
+  const my = ez * fx - ex * fz;
+  const mz = ex * fy - ey * fx;
+  for (let k = 0; k < 3; k++) {
+    const j = k === 2 ? 0 : k + 1;
+    const ax = Q[3 * k];
+    const ay = Q[3 * k + 1];
+    const az = Q[3 * k + 2];
+    const vx = Q[3 * j] - ax;
+    const vy = Q[3 * j + 1] - ay;
+    const vz = Q[3 * j + 2] - az;
+    const px = S[POINT] - ax;
+    const py = S[POINT + 1] - ay;
+    const pz = S[POINT + 2] - az;
+    const side = (vy * pz - vz * py) * mx + (vz * px - vx * pz) * my + (vx * py - vy * px) * mz;
+    if (side < 0) return false;
+  }
+  return true;
+}
+
 /** Contact point (OBB frame) for the best axis of the current triangle, into `S[POINT..]`. */
 function contactPoint(): void {
   const nx = S[NORMAL];
@@ -261,6 +293,14 @@ function contactPoint(): void {
     S[POINT] = (nx > 0 ? -S[HALF] : S[HALF]) + S[DEPTH] * nx;
     S[POINT + 1] = (ny > 0 ? -S[HALF + 1] : S[HALF + 1]) + S[DEPTH] * ny;
     S[POINT + 2] = (nz > 0 ? -S[HALF + 2] : S[HALF + 2]) + S[DEPTH] * nz;
+    // The corner can lie beyond the triangle (a triangle smaller than the box's face): then the
+    // triangle's point nearest to it, so that the point is on the triangle.
+    if (!inTriangle()) {
+      closestPointOnTriangle(Q, 0, S, POINT, NEAREST);
+      S[POINT] = NEAREST[0];
+      S[POINT + 1] = NEAREST[1];
+      S[POINT + 2] = NEAREST[2];
+    }
   } else {
     // Edge–edge: box edge along axis bestA through the support corner in −n; triangle edge bestE.
     const a = bestA;

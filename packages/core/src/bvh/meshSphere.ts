@@ -161,12 +161,15 @@ function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
     let nx: number;
     let ny: number;
     let nz: number;
-    if (d > 1e-12 * radius) {
+    // Below ~1e-12 of the coordinates' size (or of the radius) the direction is rounding noise.
+    const size = Math.abs(S[CENTER]) + Math.abs(S[CENTER + 1]) + Math.abs(S[CENTER + 2]) + radius;
+    if (d > 1e-12 * size) {
       nx = dx / d;
       ny = dy / d;
       nz = dz / d;
     } else {
-      // Centre on the triangle: use its face normal (by winding).
+      // Centre on the triangle (up to rounding): its face normal, on the centre's side (by winding when
+      // it lies exactly in the plane).
       const ax = TRI[3] - TRI[0];
       const ay = TRI[4] - TRI[1];
       const az = TRI[5] - TRI[2];
@@ -176,7 +179,7 @@ function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
       nx = ay * bz - az * by;
       ny = az * bx - ax * bz;
       nz = ax * by - ay * bx;
-      const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+      const l = (nx * dx + ny * dy + nz * dz < 0 ? -1 : 1) * Math.sqrt(nx * nx + ny * ny + nz * nz);
       nx /= l;
       ny /= l;
       nz /= l;

@@ -200,7 +200,8 @@ function keep(): void {
  * Sweeps the capsule (world space) by `displacement` against the mesh of `bvh` placed by `matrix`
  * (`null` for identity). Returns whether it touches the mesh within the displacement; the result
  * (fraction, normal, point, triangle, started-touching flag) is left in {@link SWEEP}. `tolerance`:
- * the distance beyond the radius at which a contact counts (default `1e-7·(radius + |displacement|)`).
+ * the distance beyond the radius at which a contact counts (default `1e-7·(radius + |displacement|)`;
+ * at least `1e-12·(radius + |displacement|)` plus the coordinates' rounding, whatever is passed).
  * Throws a `RangeError` for a bad capsule, displacement, tolerance or matrix.
  */
 export function capsuleCastBvh(
@@ -234,6 +235,12 @@ export function capsuleCastBvh(
     }
     W[4] = tolerance;
   }
+  // A contact at exactly the radius cannot be found in floating point (near an edge the gap only tends
+  // to it): the tolerance is at least 1e-12·(radius + |displacement|) plus the coordinates' rounding.
+  let scale = 0;
+  for (let k = 0; k < 6; k++) scale = Math.max(scale, Math.abs(SEGMENT[k]));
+  const floor = 1e-12 * (capsule.radius + len) + 4 * Number.EPSILON * scale;
+  if (W[4] < floor) W[4] = floor;
   W[5] = 1;
   W[6] = 1e-9 * len;
   SWEEP[7] = -1;
