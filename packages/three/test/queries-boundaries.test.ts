@@ -1,8 +1,9 @@
 /**
  * The mesh queries at the edges of their contracts, each case one a random differential search found
  * wrong (a brute-force reference over every triangle): triangle numbers of trees built over a range,
- * a capsule cast with no tolerance, a sphere centred on a triangle far from the origin, a box contact
- * point on a triangle smaller than the box, and a matrix made affine by an ill-conditioned inverse.
+ * a capsule cast with no tolerance, a sphere centred on a triangle far from the origin, the closest
+ * point of a needle triangle, a box contact point on a triangle smaller than the box, and a matrix
+ * made affine by an ill-conditioned inverse.
  */
 import {
   Box3,
@@ -100,7 +101,7 @@ describe('mesh queries at their boundaries', () => {
     expect(hit.fraction).toBeCloseTo(0.3006688676432561, 6);
   });
 
-  it('a sphere centred on a triangle far from the origin gets the face normal, on its centre’s side', () => {
+  it('a sphere centred on a triangle far from the origin gets the face normal (by winding)', () => {
     const X = 1e6;
     const v = [X, 0, X, X + 3, 1, X + 0.5, X + 0.25, 2, X + 3];
     const far = mesh(v);
@@ -118,11 +119,23 @@ describe('mesh queries at their boundaries', () => {
       const centre = a.clone().addScaledVector(ab, u).addScaledVector(ac, w);
       expect(sphereContacts(far, new Sphere(centre, 1), out)).toBe(1);
       const n = new Vector3(out.normals[0], out.normals[1], out.normals[2]);
-      expect(Math.abs(n.dot(face))).toBeCloseTo(1, 9);
+      expect(n.dot(face)).toBeCloseTo(1, 9);
       // Moving by depth · normal leaves the centre one radius from the plane.
       const moved = centre.clone().addScaledVector(n, out.depths[0]);
       expect(Math.abs(face.dot(moved.sub(a)))).toBeCloseTo(1, 6);
     }
+  });
+
+  it('a point on a needle triangle is found on it, and a sphere there touches it', () => {
+    // An angle of 2e-6 rad at each long end: the barycentric form lost about the needle's width here.
+    const needle = mesh([0, 0, 0, 1, 0, 0, 0.5, 1e-6, 0]);
+    const on = closestPointToPoint(needle, new Vector3(0.25, 1e-7, 0));
+    expect(on!.distance).toBeLessThan(1e-15);
+    const above = closestPointToPoint(needle, new Vector3(0.25, 1e-7, 1e-6));
+    expect(above!.distance).toBeCloseTo(1e-6, 15);
+    const out = new MeshContacts();
+    expect(sphereContacts(needle, new Sphere(new Vector3(0.25, 1e-7, 1e-6), 2e-6), out)).toBe(1);
+    expect(out.depths[0]).toBeCloseTo(1e-6, 15);
   });
 
   it('a box contact point lies on the triangle when the triangle is smaller than the box’s face', () => {

@@ -168,8 +168,7 @@ function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
       ny = dy / d;
       nz = dz / d;
     } else {
-      // Centre on the triangle (up to rounding): its face normal, on the centre's side (by winding when
-      // it lies exactly in the plane).
+      // Centre on the triangle (up to rounding): its face normal (by winding).
       const ax = TRI[3] - TRI[0];
       const ay = TRI[4] - TRI[1];
       const az = TRI[5] - TRI[2];
@@ -179,7 +178,7 @@ function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
       nx = ay * bz - az * by;
       ny = az * bx - ax * bz;
       nz = ax * by - ay * bx;
-      const l = (nx * dx + ny * dy + nz * dz < 0 ? -1 : 1) * Math.sqrt(nx * nx + ny * ny + nz * nz);
+      const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
       nx /= l;
       ny /= l;
       nz /= l;
