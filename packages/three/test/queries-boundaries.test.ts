@@ -31,13 +31,13 @@ import {
   meshTrianglePairs,
   sphereContacts,
 } from '../src/index.js';
+import { meshOf } from './support/characterScenes.js';
 
 /** A mesh of one or more triangles, `xyz` 9 numbers each, with a bounds tree. */
 function mesh(xyz: number[]): Mesh {
   const g = new BufferGeometry();
   g.setAttribute('position', new BufferAttribute(new Float32Array(xyz), 3));
-  computeBoundsTree.call(g);
-  return new Mesh(g);
+  return meshOf(g);
 }
 
 describe('mesh queries at their boundaries', () => {

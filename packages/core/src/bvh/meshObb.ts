@@ -27,7 +27,7 @@ import { affineFromMatrix4, affineInvert } from './affine.js';
 import type { MeshContacts } from './contacts.js';
 import type { MeshBVH } from './MeshBVH.js';
 import { type BvhCast, shapecast } from './shapecast.js';
-import { isDegenerateTriangleAt } from './triangle.js';
+import { closestPointOnTriangle, isDegenerateTriangleAt } from './triangle.js';
 
 const M = new Float64Array(12);
 // W: mesh local → OBB frame; WI: OBB frame → mesh local.
@@ -240,56 +240,7 @@ function loadSlot(bvh: MeshBVH, s: number): boolean {
   return !isDegenerateTriangleAt(Q, 0);
 }
 
-/**
- * Moves `S[POINT..]`, a point of the current triangle's plane, onto the triangle (`Q`): a point beyond
- * an edge goes to the nearest point of the edges it lies beyond (a point inside stays as it is).
- */
-function clampToTriangle(): void {
-  const ex = Q[3] - Q[0];
-  const ey = Q[4] - Q[1];
-  const ez = Q[5] - Q[2];
-  const fx = Q[6] - Q[0];
-  const fy = Q[7] - Q[1];
-  const fz = Q[8] - Q[2];
-  // The normal by winding; each edge must see the point on its inner side.
-  const mx = ey * fz - ez * fy;
-  const my = ez * fx - ex * fz;
-  const mz = ex * fy - ey * fx;
-  let best = Infinity;
-  let bx = 0;
-  let by = 0;
-  let bz = 0;
-  for (let k = 0; k < 3; k++) {
-    const j = k === 2 ? 0 : k + 1;
-    const ax = Q[3 * k];
-    const ay = Q[3 * k + 1];
-    const az = Q[3 * k + 2];
-    const vx = Q[3 * j] - ax;
-    const vy = Q[3 * j + 1] - ay;
-    const vz = Q[3 * j + 2] - az;
-    const px = S[POINT] - ax;
-    const py = S[POINT + 1] - ay;
-    const pz = S[POINT + 2] - az;
-    if ((vy * pz - vz * py) * mx + (vz * px - vx * pz) * my + (vx * py - vy * px) * mz >= 0) continue;
-    // Beyond this edge: its point nearest to the point.
-    const vv = vx * vx + vy * vy + vz * vz;
-    const t = Math.min(Math.max((px * vx + py * vy + pz * vz) / vv, 0), 1);
-    const dx = px - t * vx;
-    const dy = py - t * vy;
-    const dz = pz - t * vz;
-    const d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 < best) {
-      best = d2;
-      bx = ax + t * vx;
-      by = ay + t * vy;
-      bz = az + t * vz;
-    }
-  }
-  if (best === Infinity) return;
-  S[POINT] = bx;
-  S[POINT + 1] = by;
-  S[POINT + 2] = bz;
-}
+const NEAREST = new Float64Array(3);
 
 /** Contact point (OBB frame) for the best axis of the current triangle, into `S[POINT..]`. */
 function contactPoint(): void {
@@ -313,9 +264,12 @@ function contactPoint(): void {
     S[POINT] = (nx > 0 ? -S[HALF] : S[HALF]) + S[DEPTH] * nx;
     S[POINT + 1] = (ny > 0 ? -S[HALF + 1] : S[HALF + 1]) + S[DEPTH] * ny;
     S[POINT + 2] = (nz > 0 ? -S[HALF + 2] : S[HALF + 2]) + S[DEPTH] * nz;
-    // The corner can lie beyond the triangle (a triangle smaller than the box's face): then the
-    // triangle's point nearest to it, so that the point is on the triangle.
-    clampToTriangle();
+    // The corner can lie beyond the triangle (a triangle smaller than the box's face): the triangle's
+    // point nearest to it is on the triangle either way.
+    closestPointOnTriangle(Q, 0, S, POINT, NEAREST);
+    S[POINT] = NEAREST[0];
+    S[POINT + 1] = NEAREST[1];
+    S[POINT + 2] = NEAREST[2];
   } else {
     // Edge–edge: box edge along axis bestA through the support corner in −n; triangle edge bestE.
     const a = bestA;

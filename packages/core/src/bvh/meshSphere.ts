@@ -30,7 +30,7 @@ const MI = new Float64Array(12);
  * Sphere state, in a typed array rather than module `let`s (V8 boxes doubles stored in those), laid
  * out by the offsets below.
  */
-const S = new Float64Array(12);
+const S = new Float64Array(13);
 /** `S` offset: world centre (3). */
 const CENTER = 0;
 /** `S` offset: radius (1). */
@@ -43,6 +43,8 @@ const LOCAL_R2 = 7;
 const ELLIPSOID = 8;
 /** `S` offset: node box padding (1). */
 const PAD = 11;
+/** `S` offset: the distance below which the direction to the centre is rounding noise (1). */
+const NOISE = 12;
 let similar = true;
 /** World triangle being tested, and the contact `[point, normal, depth]` (closest point in 0–2). */
 const TRI = new Float64Array(9);
@@ -63,6 +65,8 @@ function setup(
   S[CENTER + 1] = center[1];
   S[CENTER + 2] = center[2];
   S[RADIUS] = r;
+  // ~1e-12 of the coordinates' size (or of the radius): below it, the centre is on the triangle.
+  S[NOISE] = 1e-12 * (Math.abs(S[CENTER]) + Math.abs(S[CENTER + 1]) + Math.abs(S[CENTER + 2]) + r);
   hasMatrix = matrix !== null && matrix !== undefined;
   affineFromMatrix4(M, matrix, 'matrix', fn);
   affineInvert(MI, M);
@@ -161,9 +165,7 @@ function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
     let nx: number;
     let ny: number;
     let nz: number;
-    // Below ~1e-12 of the coordinates' size (or of the radius) the direction is rounding noise.
-    const size = Math.abs(S[CENTER]) + Math.abs(S[CENTER + 1]) + Math.abs(S[CENTER + 2]) + radius;
-    if (d > 1e-12 * size) {
+    if (d > S[NOISE]) {
       nx = dx / d;
       ny = dy / d;
       nz = dz / d;

@@ -55,7 +55,8 @@ export function isDegenerateTriangle(
  * array arguments only, so no double is boxed at the call. Ericson's Voronoi regions (vertices by dot
  * products, then edges, then the face), with each edge's side told by a signed volume against the
  * triangle's normal instead of the barycentric differences of products, which cancel on a needle (a
- * triangle with a tiny angle): a point on a needle is found on it.
+ * triangle with a tiny angle): a point on a needle is found on it. The triangle must not be degenerate
+ * (the face region divides by its normal's length).
  */
 export function closestPointOnTriangle(
   t: Float64Array,
