@@ -18,8 +18,9 @@ const has = (m: Measured, pattern: RegExp) => [...m.modules.keys()].filter((k) =
 describe('bundle weight (esbuild, minified)', () => {
   /**
    * The limits, in minified bytes of Sieve's share, are in `defaultPages.json` (the consumer check holds
-   * the packed tarballs to them too): the measurements of this code (`pnpm size`: cannon 132.9, matter
-   * 74.6, SweepAndPrune 46.3, Overlay 20.8 kB) plus about 3 %; lower them when the bundles shrink, and
+   * the packed tarballs to them too): the measurements of this code when they were set (`pnpm size`:
+   * cannon 132.9, matter 74.6, SweepAndPrune 46.3, Overlay 20.8 kB; cannon 133.8 since its box contacts
+   * keep their points on the triangle) plus about 3 %; lower them when the bundles shrink, and
    * think twice before raising one. (Targets: the cannon page no heavier than cannon-es's own share of
    * it, 82 kB; the matter page 50 kB — see the root README's "Bundle size" for what stands between.)
    */
