@@ -24,7 +24,7 @@ const args = process.argv.slice(2);
  * its declaration.
  */
 const REQUIRED = {
-  cannon: ['installSieve'],
+  cannon: ['installSieve', 'installSieveLite'],
   matter: ['installSieve'],
   core: [
     'SweepAndPrune',
@@ -37,8 +37,15 @@ const REQUIRED = {
     'OcsiBatch',
     'GpuMeshMesh',
   ],
-  overlay: ['Overlay'],
-  three: ['computeBoundsTree', 'BoundsTree', 'meshesIntersect', 'capsuleContacts', 'capsuleCast'],
+  overlay: ['Overlay', 'FrameRecorder'],
+  three: [
+    'computeBoundsTree',
+    'acceleratedRaycast',
+    'BoundsTree',
+    'meshesIntersect',
+    'capsuleContacts',
+    'capsuleCast',
+  ],
 };
 
 /** Every .ts file under `dir`. */

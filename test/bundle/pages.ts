@@ -105,6 +105,9 @@ export const PAGES = {
   cannon: DEFAULT_PAGES.cannon.code,
   /** The same page with cannon-es bundled in: cannon-es's own share of it. */
   cannonWithEngine: DEFAULT_PAGES.cannon.code,
+  /** `installSieveLite(world)`: the cannon page without the narrowphase additions. */
+  cannonLite:
+    "import { World } from 'cannon-es'; import { installSieveLite } from '@sieve/cannon'; installSieveLite(new World());",
   /** `installSieve(engine)` with every default (matter-js left external). */
   matter: DEFAULT_PAGES.matter.code,
   /** The core's sweep and prune alone. */
@@ -126,6 +129,7 @@ export const PAGES = {
 export const EXTERNAL: Record<keyof typeof PAGES, string[]> = {
   cannon: ['cannon-es'],
   cannonWithEngine: [],
+  cannonLite: ['cannon-es'],
   matter: ['matter-js'],
   sweepAndPrune: [],
   overlay: [],

@@ -372,18 +372,24 @@ async function main(): Promise<void> {
     }
   };
   /** The parallel mode's line: what runs where, when it pays, or why the regions fell back to one thread. */
-  const parallelLine = (game: GameState): string => {
+  const parallelLine = (game: GameState, mode: string): string => {
     const info = parallel?.remote.info;
     if (!info)
       return (
         `<div>one thread · P: broadphase on ${P_WORKERS} worker threads ` +
         `(pays from ~${count(PARALLEL_PAYS_FROM)} moving bodies)</div>`
       );
+    if (info.mode === 'workers' && mode === 'stock') {
+      return (
+        `<div class="parallel">physics in a Web Worker; stock matter-js's detector answers, the worker threads ` +
+        `wait (C: Sieve's broadphase on <b>${info.regions} worker threads</b>)</div>`
+      );
+    }
     if (info.mode === 'workers') {
       const moving = game.bodyCount - game.rubbleCount;
       const verdict =
         moving >= PARALLEL_PAYS_FROM
-          ? `${count(moving)} moving: they pay`
+          ? `${count(moving)} moving: in their range (the overlay's collision time says by how much here)`
           : `${count(moving)} moving: one thread is faster (F: more, P: off)`;
       return (
         `<div class="parallel">physics in a Web Worker, broadphase on <b>${info.regions} worker threads</b> · ` +
@@ -422,7 +428,7 @@ async function main(): Promise<void> {
       `<div class="dim">${pathLine(path)}</div>` +
       `<div>debris ${count(game.debris.length)} (F +${count(FLOOD)} to ${count(MAX_DEBRIS)}, X clears) · ` +
       `static level: ${game.rubbleCount > 0 ? `${count(game.rubbleCount)} rubble` : 'off'} (L)</div>` +
-      parallelLine(game);
+      parallelLine(game, mode);
     bodiesEl = hud.querySelector('.bodies');
     measure();
   };

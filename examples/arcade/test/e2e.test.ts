@@ -580,6 +580,10 @@ describe('arcade game in headless Chromium', () => {
     const stock = await advance(page, 10);
     expect(stock).toMatchObject({ mode: 'stock', path: 'stock', segment: 'stock', world: '1500 debris' });
     expect(stock.comparison).toMatchObject({ label: 'sieve', world: '1500 debris' });
+    // In stock mode the HUD does not claim the worker threads answer.
+    const { screen: stockScreen } = await checkScreen(page, 'parallel mode, stock');
+    expect(stockScreen.hud).toMatch(/stock matter-js's detector answers, the worker threads wait/);
+    expect(stockScreen.hud).not.toMatch(/one thread is faster/);
     await page.keyboard.press('KeyO');
     await advance(page, 2);
     await checkScreen(page, 'parallel mode, compact overlay');

@@ -126,7 +126,7 @@ async function frame(): Promise<void> {
     meshes[i].quaternion.set(q.x, q.y, q.z, q.w);
   }
   const rest = restingStats(scene);
-  stats.textContent = `${scene.sieve ? 'Sieve installed' : 'stock cannon-es'} · ${avg.toFixed(2)} ms/step · ${scene.world.contacts.length} contacts · ${rest.above}/${rest.total} above the floor`;
+  stats.textContent = `${scene.sieve ? 'Sieve installed' : 'stock cannon-es'} · ${avg.toFixed(2)} ms/step · ${scene.world.contacts.length} contacts · ${rest.onFloor}/${rest.total} on the floor${rest.fellThrough > 0 ? ` · ${rest.fellThrough} fell through` : ''}${rest.offEdge > 0 ? ` · ${rest.offEdge} off the edge` : ''}`;
   (document.getElementById('path') as HTMLDivElement).textContent = pathText();
   renderer.render(view, camera);
   requestAnimationFrame(() => void frame());

@@ -159,16 +159,39 @@ export function buildScene(sieve: boolean, count = 60, seed = 1): Scene {
   return { world, bodies, sieve };
 }
 
-/** Falling bodies above the floor (y > 0), and the lowest centre height among them. */
-export function restingStats(scene: Scene): { above: number; total: number; lowest: number } {
-  let above = 0;
+/**
+ * Where the dropped bodies are: on the floor (centre above it, inside its square, not falling faster than
+ * 1 m/s), off its edge (outside the square: slid or bounced off), or fallen through it (centre below it,
+ * inside the square); at rest: on the floor and slower than 0.1 m/s. The others are still in the air.
+ * And the lowest centre height among them.
+ */
+export function restingStats(scene: Scene): {
+  onFloor: number;
+  atRest: number;
+  offEdge: number;
+  fellThrough: number;
+  total: number;
+  lowest: number;
+} {
+  const half = scene.bodies.find((b) => b.kind === 'floor')?.size ?? Number.POSITIVE_INFINITY;
+  let onFloor = 0;
+  let atRest = 0;
+  let offEdge = 0;
+  let fellThrough = 0;
   let total = 0;
   let lowest = Number.POSITIVE_INFINITY;
   for (const b of scene.bodies) {
     if (b.kind === 'floor' || b.kind === 'ramp') continue;
     total++;
-    if (b.body.position.y > 0) above++;
-    lowest = Math.min(lowest, b.body.position.y);
+    const { position: p, velocity: v } = b.body;
+    lowest = Math.min(lowest, p.y);
+    if (Math.abs(p.x) > half || Math.abs(p.z) > half) offEdge++;
+    else if (p.y < 0) fellThrough++;
+    else if (v.y > -1) {
+      // (falling faster than 1 m/s: still in the air, counted in none of these)
+      onFloor++;
+      if (Math.hypot(v.x, v.y, v.z) < 0.1) atRest++;
+    }
   }
-  return { above, total, lowest };
+  return { onFloor, atRest, offEdge, fellThrough, total, lowest };
 }

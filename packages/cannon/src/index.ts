@@ -27,6 +27,7 @@ export {
   type SieveInstallation,
   uninstallSieve,
 } from './install.js';
+export { type InstallSieveLiteOptions, installSieveLite } from './installLite.js';
 export {
   type ConvexContacts,
   installNarrowphase,

@@ -136,9 +136,43 @@ interface Saved {
   /** The world's own broadphase, replaced by `installation.broadphase` (null if it was kept). */
   broadphase: Broadphase | null;
   matrices: [MatrixLike, MatrixLike, KeeperLike, KeeperLike] | null;
-  narrowphase: boolean;
+  /** The narrowphase part installed (null: none). */
+  narrowphase: NarrowphasePart | null;
   deferred: boolean;
 }
+
+/**
+ * The narrowphase half of an installation, passed in by the function that installs it: so that
+ * {@link installSieveWith}'s other callers (`installSieveLite`) leave the narrowphase's modules out of a
+ * page's bundle.
+ */
+export interface NarrowphasePart {
+  /** Checks `options.narrowphase` (present) and that none is installed yet; throws naming it. */
+  check(world: World, option: unknown, where: string): void;
+  install(world: World, option: true | NarrowphaseOptions): void;
+  uninstall(world: World): void;
+}
+
+/** The narrowphase additions of {@link installSieve} (narrowphase.ts). */
+const SIEVE_NARROWPHASE: NarrowphasePart = {
+  check(world, np, where) {
+    if (np !== undefined && typeof np !== 'boolean') {
+      if (np === null || typeof np !== 'object') {
+        throw new TypeError(
+          `${where}: options.narrowphase must be true, false or its options, got ${String(np)}`,
+        );
+      }
+      checkNarrowphaseOptions(np as NarrowphaseOptions, `${where}: options.narrowphase`);
+    }
+    if (np !== false && narrowphaseInstalled(world.narrowphase)) {
+      throw new Error(
+        `${where}: Sieve handlers are already installed on world.narrowphase (pass narrowphase: false, or uninstallNarrowphase first)`,
+      );
+    }
+  },
+  install: (world, np) => installNarrowphase(world.narrowphase, np === true ? {} : np),
+  uninstall: (world) => uninstallNarrowphase(world.narrowphase),
+};
 
 const installed = new WeakMap<World, Saved>();
 
@@ -177,21 +211,36 @@ const installed = new WeakMap<World, Saved>();
  * ```
  */
 export function installSieve(world: World, options: InstallSieveOptions = {}): SieveInstallation {
+  return installSieveWith('installSieve', world, options, INSTALL_SIEVE_OPTION_KEYS, SIEVE_NARROWPHASE);
+}
+
+/**
+ * What {@link installSieve} does, with the narrowphase part passed in (null: none, and no
+ * `narrowphase` option): `where` names the caller in errors, `keys` are its option keys.
+ */
+export function installSieveWith(
+  where: string,
+  world: World,
+  options: InstallSieveOptions,
+  keys: readonly string[],
+  narrowphase: NarrowphasePart | null,
+): SieveInstallation {
   if (world == null || !Array.isArray((world as World).bodies)) {
-    throw new TypeError('installSieve: world must be a cannon-es World');
+    throw new TypeError(`${where}: world must be a cannon-es World`);
   }
-  if (installed.has(world)) throw new Error('installSieve: Sieve is already installed on this world');
-  checkInstallOptions(world, options); // every option, before anything changes
+  if (installed.has(world)) throw new Error(`${where}: Sieve is already installed on this world`);
+  checkInstallOptions(options, where, keys); // every option, before anything changes
+  narrowphase?.check(world, options.narrowphase, where);
   const w = world as unknown as WorldInternals;
   const bulletOption = options.bullets ?? true;
   const bulletOptions = bulletOption === false ? null : bulletOption === true ? {} : bulletOption;
-  if (bulletOptions !== null) checkBulletOptions(bulletOptions, 'installSieve'); // before anything changes
+  if (bulletOptions !== null) checkBulletOptions(bulletOptions, where); // before anything changes
   if (bulletOptions !== null && existingTracker(world) !== undefined) {
     throw new Error(
-      'installSieve: bullets are already installed on this world (pass bullets: false, or uninstallBullets first)',
+      `${where}: bullets are already installed on this world (pass bullets: false, or uninstallBullets first)`,
     );
   }
-  const npOption = options.narrowphase ?? true;
+  const npOption = narrowphase === null ? false : (options.narrowphase ?? true);
   const bpOption = options.broadphase ?? true;
   let broadphase: SieveBroadphase | null = null;
   let savedBroadphase: Broadphase | null = null;
@@ -223,8 +272,7 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
     w.bodyOverlapKeeper = copyKeeper(w.bodyOverlapKeeper, new PairOverlapKeeper({ stockKeys }));
     w.shapeOverlapKeeper = copyKeeper(w.shapeOverlapKeeper, new PairOverlapKeeper({ stockKeys }));
   }
-  const np = npOption;
-  if (np !== false) installNarrowphase(world.narrowphase, np === true ? {} : np);
+  if (narrowphase !== null && npOption !== false) narrowphase.install(world, npOption);
   const deferred = options.deferRemovals ?? true;
   if (deferred) installStepRemovals(world as unknown as StepRemovalWorld);
   if (bulletOptions !== null) wantBullets(world, bulletOptions);
@@ -238,53 +286,39 @@ export function installSieve(world: World, options: InstallSieveOptions = {}): S
     installation,
     broadphase: savedBroadphase,
     matrices,
-    narrowphase: np !== false,
+    narrowphase: narrowphase !== null && npOption !== false ? narrowphase : null,
     deferred,
   });
   return installation;
 }
 
 /**
- * The checks of {@link installSieve}'s options that need no building: known keys at every level, the
- * type of each option, `wideContactIds` only with `collisionMatrix`, and a narrowphase not already
- * installed. Throws a `TypeError`, `RangeError` or `Error` naming the option.
+ * The checks of {@link installSieve}'s options that need no building, but the narrowphase's (its
+ * part checks those): known keys at every level, the type of each option, and `wideContactIds` only
+ * with `collisionMatrix`. Throws a `TypeError`, `RangeError` or `Error` naming the option.
  */
-function checkInstallOptions(world: World, options: InstallSieveOptions): void {
-  checkOptionKeys('installSieve: options', options, INSTALL_SIEVE_OPTION_KEYS);
+function checkInstallOptions(options: InstallSieveOptions, where: string, keys: readonly string[]): void {
+  checkOptionKeys(`${where}: options`, options, keys);
   for (const key of ['collisionMatrix', 'wideContactIds', 'deferRemovals'] as const) {
     const v = options[key];
     if (v !== undefined && typeof v !== 'boolean') {
-      throw new TypeError(`installSieve: options.${key} must be true or false, got ${String(v)}`);
+      throw new TypeError(`${where}: options.${key} must be true or false, got ${String(v)}`);
     }
   }
   if (options.wideContactIds === true && options.collisionMatrix === false) {
     throw new TypeError(
-      'installSieve: options.wideContactIds needs the pair-sized overlap keepers of options.collisionMatrix (true)',
+      `${where}: options.wideContactIds needs the pair-sized overlap keepers of options.collisionMatrix (true)`,
     );
   }
   const bp = options.broadphase;
-  if (isSieveInstance(bp)) checkSieveBroadphaseKeys({ sieve: bp }, 'installSieve: options.broadphase');
+  if (isSieveInstance(bp)) checkSieveBroadphaseKeys({ sieve: bp }, `${where}: options.broadphase`);
   else if (bp !== undefined && typeof bp !== 'boolean' && !(bp instanceof SieveBroadphase)) {
     if (bp === null || typeof bp !== 'object' || !isPlainObject(bp)) {
       throw new TypeError(
-        `installSieve: options.broadphase must be true, false, a SieveBroadphase or its options, got ${String(bp)}`,
+        `${where}: options.broadphase must be true, false, a SieveBroadphase or its options, got ${String(bp)}`,
       );
     }
-    checkSieveBroadphaseKeys(bp, 'installSieve: options.broadphase');
-  }
-  const np = options.narrowphase;
-  if (np !== undefined && typeof np !== 'boolean') {
-    if (np === null || typeof np !== 'object') {
-      throw new TypeError(
-        `installSieve: options.narrowphase must be true, false or its options, got ${String(np)}`,
-      );
-    }
-    checkNarrowphaseOptions(np, 'installSieve: options.narrowphase');
-  }
-  if (np !== false && narrowphaseInstalled(world.narrowphase)) {
-    throw new Error(
-      'installSieve: Sieve handlers are already installed on world.narrowphase (pass narrowphase: false, or uninstallNarrowphase first)',
-    );
+    checkSieveBroadphaseKeys(bp, `${where}: options.broadphase`);
   }
   const bullets = options.bullets;
   if (
@@ -293,7 +327,7 @@ function checkInstallOptions(world: World, options: InstallSieveOptions): void {
     (bullets === null || typeof bullets !== 'object')
   ) {
     throw new TypeError(
-      `installSieve: options.bullets must be true, false or its options, got ${String(bullets)}`,
+      `${where}: options.bullets must be true, false or its options, got ${String(bullets)}`,
     );
   }
 }
@@ -317,7 +351,7 @@ export function uninstallSieve(world: World): boolean {
   const { installation } = saved;
   dropBullets(world);
   if (saved.deferred) uninstallStepRemovals(world as unknown as StepRemovalWorld);
-  if (saved.narrowphase) uninstallNarrowphase(world.narrowphase);
+  saved.narrowphase?.uninstall(world);
   if (saved.matrices) {
     const [cm, cmp, bk, sk] = saved.matrices;
     w.collisionMatrix = copyMatrix(world, w.collisionMatrix, cm);

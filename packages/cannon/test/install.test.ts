@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import {
   installBullets,
   installSieve,
+  installSieveLite,
   isSieveInstalled,
   PairCollisionMatrix,
   PairOverlapKeeper,
   SieveBroadphase,
   uninstallSieve,
 } from '../src/index.js';
-import { mixedWorld, naiveBoxes, rng, stateOf } from './worlds.js';
+import { floorTrimesh, mixedWorld, naiveBoxes, rng, stateOf } from './worlds.js';
 
 describe('PairCollisionMatrix', () => {
   it('behaves as ArrayCollisionMatrix under random set/get/reset/setNumObjects', () => {
@@ -275,5 +276,52 @@ describe('installSieve / uninstallSieve', () => {
       expect(world.contacts.length).toBeGreaterThan(0);
       expect((world.broadphase as SieveBroadphase).bodyCount).toBe(n);
     }
+  });
+});
+
+describe('installSieveLite', () => {
+  it('installs every part but the narrowphase, refuses the narrowphase option before changing anything, and uninstalls', () => {
+    const world = mixedWorld({ seed: 6, count: 20, broadphase: new CANNON.NaiveBroadphase() });
+    const before = world.broadphase;
+    // Sieve's handlers are own properties of world.narrowphase under cannon's collision type numbers.
+    const ownHandlers = () => Object.keys(world.narrowphase).filter((k) => /^\d+$/.test(k));
+    expect(ownHandlers()).toEqual([]);
+    expect(() => installSieveLite(world, { narrowphase: true } as never)).toThrow(
+      /installSieveLite: options.*narrowphase/,
+    );
+    expect(() => installSieveLite(world, { broadphase: 3 } as never)).toThrow(
+      /installSieveLite: options.broadphase/,
+    );
+    expect(world.broadphase).toBe(before);
+    expect(isSieveInstalled(world)).toBe(false);
+    const inst = installSieveLite(world);
+    expect(isSieveInstalled(world)).toBe(true);
+    expect(inst.broadphase).toBe(world.broadphase);
+    expect(world.broadphase).toBeInstanceOf(SieveBroadphase);
+    expect((world as unknown as Record<string, unknown>).collisionMatrix).toBeInstanceOf(PairCollisionMatrix);
+    expect(ownHandlers()).toEqual([]); // cannon's narrowphase as it was: no handler added or replaced
+    expect(() => installSieve(world)).toThrow(/already installed/);
+    expect(() => installSieveLite(world)).toThrow(/installSieveLite: Sieve is already installed/);
+    for (let s = 0; s < 10; s++) world.step(1 / 60);
+    expect(uninstallSieve(world)).toBe(true);
+    expect(world.broadphase).toBe(before);
+    expect(ownHandlers()).toEqual([]);
+    expect(() => installSieveLite({} as CANNON.World)).toThrow(/installSieveLite: world/);
+  });
+
+  it('adds no contacts where cannon has none: a box falls through a trimesh floor as in stock', () => {
+    const fall = (install: (w: CANNON.World) => unknown) => {
+      const w = new CANNON.World({ gravity: new CANNON.Vec3(0, -9.82, 0) });
+      w.addBody(new CANNON.Body({ mass: 0, shape: floorTrimesh(10, 4) }));
+      const box = new CANNON.Body({ mass: 1, shape: new CANNON.Box(new CANNON.Vec3(0.5, 0.5, 0.5)) });
+      box.position.set(0.3, 2, -0.2);
+      w.addBody(box);
+      install(w);
+      for (let s = 0; s < 120; s++) w.step(1 / 60);
+      return box.position.y;
+    };
+    expect(fall(() => {})).toBeLessThan(-1); // stock
+    expect(fall((w) => installSieveLite(w))).toBeLessThan(-1);
+    expect(fall((w) => installSieve(w))).toBeGreaterThan(0.45); // the full install's trimesh contacts
   });
 });

@@ -6,6 +6,8 @@
 /**
  * Grows a typed array to at least `size` elements (doubling, 16 at least), keeping its contents; the
  * new elements are 0. Returns the same array when it is already long enough.
+ *
+ * @internal
  */
 export function growArray<T extends Int32Array | Float64Array | Uint8Array | Uint32Array | Float32Array>(
   array: T,

@@ -155,6 +155,8 @@ const NOT_MEASURED = '—';
 /**
  * Smallest value of the 1–2–5 series (…, 0.5, 1, 2, 5, 10, 20, …) that is ≥ `v`: the graphs' scale.
  * 1 for `v` ≤ 0 or NaN.
+ *
+ * @internal
  */
 export function niceCeil(v: number): number {
   if (!(v > 0)) return 1;
@@ -165,7 +167,11 @@ export function niceCeil(v: number): number {
   return step * p;
 }
 
-/** Formats milliseconds with 2, 1 or 0 decimals depending on magnitude; NaN (not measured) as "—". */
+/**
+ * Formats milliseconds with 2, 1 or 0 decimals depending on magnitude; NaN (not measured) as "—".
+ *
+ * @internal
+ */
 export function formatMs(ms: number): string {
   if (Number.isNaN(ms)) return NOT_MEASURED;
   return ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0);

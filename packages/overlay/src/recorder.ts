@@ -54,6 +54,23 @@ const nullIfNaN = (v: number): number | null => (!Number.isNaN(v) ? v : null);
  * Phases nest: a phase begun (or recorded) while another is open counts as part of it. The "other" time
  * of a frame is its interval minus the top-level phases (and the overlay's own drawing) — the render
  * outside any phase, the browser, idle time waiting for the next frame.
+ *
+ * @example
+ * ```ts
+ * import { FrameRecorder } from '@sieve/overlay';
+ *
+ * const rec = new FrameRecorder({ phases: ['physics', 'render'], counters: ['bodies'], segment: 'stock' });
+ * for (let frame = 0; frame < 120; frame++) {
+ *   if (frame === 60) rec.beginSegment('sieve'); // the other mode: its statistics start over
+ *   rec.begin('physics');
+ *   // ... step the world ...
+ *   rec.end();
+ *   rec.record('render', 0.4); // a duration measured elsewhere, in ms
+ *   rec.count('bodies', 500);
+ *   rec.endFrame();
+ * }
+ * console.log(rec.phaseStats('physics').median, rec.comparison); // this segment's median; stock beside it
+ * ```
  */
 export class FrameRecorder {
   /** Number of frames kept (ring-buffer length). */

@@ -180,6 +180,22 @@ const fallbackHits: Intersection[] = [];
  * found through the geometry's {@link BoundsTree}. Honours `raycaster.firstHitOnly` (three-mesh-bvh's
  * flag: only the nearest hit of each mesh or instance), `near`/`far`, draw ranges, groups and material
  * sides. See {@link computeBoundsTree} for the setup.
+ *
+ * @example
+ * ```ts
+ * import * as THREE from 'three';
+ * import { acceleratedRaycast, computeBoundsTree } from '@sieve/three';
+ *
+ * THREE.Mesh.prototype.raycast = acceleratedRaycast; // every mesh, once
+ * const geometry = new THREE.SphereGeometry(1, 64, 32);
+ * computeBoundsTree.call(geometry); // or geometry.computeBoundsTree() with the prototype set up
+ * const mesh = new THREE.Mesh(geometry, new THREE.MeshBasicMaterial());
+ * mesh.updateMatrixWorld();
+ * const raycaster = new THREE.Raycaster(new THREE.Vector3(0, 0, 5), new THREE.Vector3(0, 0, -1));
+ * const [first] = raycaster.intersectObject(mesh); // three.js's own result, through the tree
+ * console.log(first.distance, first.faceIndex); // about 4 (a facet of the sphere), and its triangle
+ * (raycaster as THREE.Raycaster & { firstHitOnly?: boolean }).firstHitOnly = true; // nearest hit only
+ * ```
  */
 export function acceleratedRaycast(
   this: Mesh | InstancedMesh | BatchedMesh,

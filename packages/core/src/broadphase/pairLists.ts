@@ -9,7 +9,11 @@ import { growArray } from '../growArray.js';
 import { SLOT_MASK } from './proxies.js';
 import type { PairBuffers } from './types.js';
 
-/** Sorted pairs, began and ended (handle pairs, `a < b`, ascending), and their tags. */
+/**
+ * Sorted pairs, began and ended (handle pairs, `a < b`, ascending), and their tags.
+ *
+ * @internal
+ */
 export abstract class PairLists {
   /** Sorted handle pairs after the last update (the first `2 · sortedCount` entries). */
   protected sorted: Int32Array;

@@ -36,7 +36,11 @@ function hash(lo: number, hi: number): number {
   return h ^ (h >>> 13);
 }
 
-/** Pair set keyed by slot pairs; reports pairs as handle pairs through a slot → handle table. */
+/**
+ * Pair set keyed by slot pairs; reports pairs as handle pairs through a slot → handle table.
+ *
+ * @internal
+ */
 export class PairSet extends PairLists {
   /** Dense entries: slot pair and state. */
   private lo = new Int32Array(64);

@@ -18,7 +18,11 @@ import type { Dimensions } from './types.js';
 export const SLOT_BITS = 20;
 /** The most proxies one broadphase can hold at once. */
 export const MAX_PROXIES = 1 << SLOT_BITS;
-/** The slot of a handle: `handle & SLOT_MASK`. */
+/**
+ * The slot of a handle: `handle & SLOT_MASK`.
+ *
+ * @internal
+ */
 export const SLOT_MASK = MAX_PROXIES - 1;
 const GENERATION_MASK = (1 << 11) - 1;
 

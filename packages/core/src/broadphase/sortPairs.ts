@@ -38,7 +38,11 @@ function insertionSort(p: Int32Array, lo: number, hi: number): void {
 // Explicit stack of [lo, hi] ranges; always pushing the larger half keeps it under 2·log2(n) entries.
 const stack = new Int32Array(128);
 
-/** Sorts the first `count` pairs of `pairs` ascending by `(a, b)`. */
+/**
+ * Sorts the first `count` pairs of `pairs` ascending by `(a, b)`.
+ *
+ * @internal
+ */
 export function sortPairs(pairs: Int32Array, count: number): void {
   let top = 0;
   stack[top++] = 0;

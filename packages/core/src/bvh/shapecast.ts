@@ -23,9 +23,17 @@ import { growArray } from '../growArray.js';
 import type { MeshBVH } from './MeshBVH.js';
 import { NODE_WORDS } from './nodes.js';
 
-/** Slot of {@link BvhCast.keys} where `intersectsBounds` writes the key of the node it just tested. */
+/**
+ * Slot of {@link BvhCast.keys} where `intersectsBounds` writes the key of the node it just tested.
+ *
+ * @internal
+ */
 export const KEY = 0;
-/** Slot of {@link BvhCast.keys} holding the current cutoff: popped nodes with a larger key are skipped. */
+/**
+ * Slot of {@link BvhCast.keys} holding the current cutoff: popped nodes with a larger key are skipped.
+ *
+ * @internal
+ */
 export const CUTOFF = 1;
 
 /** A query plugged into {@link shapecast}. */

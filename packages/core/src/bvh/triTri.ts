@@ -41,7 +41,11 @@ export const REC_PLANE = 12;
 export const REC_SCALE = 13;
 /** Triangle record offset: left to the caller; the mesh–mesh caches keep the triangle's slot there (1). */
 export const REC_SLOT = 14;
-/** Relative tolerance of the triangle tests (times the largest absolute coordinate). */
+/**
+ * Relative tolerance of the triangle tests (times the largest absolute coordinate).
+ *
+ * @internal
+ */
 export const TRI_EPS = 2 ** -40;
 const DEGENERATE_SIN2 = 1e-24;
 

@@ -20,15 +20,31 @@
  * float32 tolerance 2⁻²⁰·S — so the caller re-tests it in float64 (or takes the guess).
  */
 
-/** Workgroup size of the pass (invocations per workgroup, 1-D). */
+/**
+ * Workgroup size of the pass (invocations per workgroup, 1-D).
+ *
+ * @internal
+ */
 export const WORKGROUP_SIZE = 64;
 
-/** Bit of an output code: the float32 answer (intersects). */
+/**
+ * Bit of an output code: the float32 answer (intersects).
+ *
+ * @internal
+ */
 export const CODE_HIT = 1;
-/** Bit of an output code: some decision was within its error bound; re-test in float64. */
+/**
+ * Bit of an output code: some decision was within its error bound; re-test in float64.
+ *
+ * @internal
+ */
 export const CODE_UNCERTAIN = 2;
 
-/** Relative tolerance of the float32 guesses for uncertain pairs (times the pair's coordinate scale). */
+/**
+ * Relative tolerance of the float32 guesses for uncertain pairs (times the pair's coordinate scale).
+ *
+ * @internal
+ */
 export const F32_TOL = 2 ** -20;
 
 /** Uniform block size in bytes (see `Params` in the shader: 84 used, rounded to 16). */
@@ -39,6 +55,8 @@ export const ENTRY_WORDS = 3;
 /**
  * WGSL source of the pass (entry point `main`, bind group 0: params, A's positions and slot indices,
  * B's positions and slot indices, blocks, block starts, output). Exported for inspection and tests.
+ *
+ * @internal
  */
 export const TRI_TRI_WGSL = /* wgsl */ `
 struct Params {
