@@ -81,6 +81,9 @@ const test = params.get('test') === '1';
 const startMode: CollisionMode = params.get('mode') === 'stock' ? 'stock' : 'sieve';
 const FLOOD = 2500;
 const OVERLAY_WIDTH = 264;
+/** Windows narrower than this (CSS pixels) start with the overlay hidden: its panel would leave the
+ * playfield less than half the width. */
+const NARROW = 2 * OVERLAY_WIDTH + 80;
 /**
  * Moving boxes from which the region-parallel broadphase beats one thread (`pnpm bench:broadphase --
  * --parallel`: 2 workers on 2 cores, 1.6× at 100 000 boxes; below about 20 000, SweepAndPrune wins).
@@ -310,9 +313,13 @@ async function main(): Promise<void> {
     reserved.right = overlay.mode === 'hidden' ? 0 : OVERLAY_WIDTH + 8;
     const free = `${Math.max(160, window.innerWidth - reserved.right - 20)}px`;
     hud.style.maxWidth = free;
-    // The touch pad sits at the bottom right: the buttons keep left of it.
-    const pad = document.body.classList.contains('touch') ? touch.getBoundingClientRect().width + 30 : 0;
-    actions.style.maxWidth = pad > 0 ? `${Math.max(160, window.innerWidth - pad)}px` : free;
+    // The touch pad sits at the bottom right: the buttons keep left of it, or above it where the
+    // window is too narrow for both side by side.
+    const padBox = document.body.classList.contains('touch') ? touch.getBoundingClientRect() : null;
+    const pad = padBox ? padBox.width + 30 : 0;
+    const besidePad = window.innerWidth - pad >= 160;
+    actions.style.maxWidth = pad > 0 && besidePad ? `${window.innerWidth - pad}px` : free;
+    actions.style.bottom = padBox && !besidePad ? `${window.innerHeight - padBox.top + 8}px` : '';
     reserved.top = hud.getBoundingClientRect().bottom + 6;
     let below = actions.getBoundingClientRect().top;
     if (document.body.classList.contains('touch')) below = Math.min(below, touch.getBoundingClientRect().top);
@@ -353,8 +360,9 @@ async function main(): Promise<void> {
     controls.bindHold(el, el.dataset.hold as 'left' | 'right' | 'thrust' | 'fire');
   if (params.get('touch') === '1' || matchMedia('(pointer: coarse)').matches) {
     document.body.classList.add('touch');
-    // A touch screen is small and the pad takes its bottom right: the overlay starts as text only.
-    overlay.setMode('compact');
+    // A touch screen is small and the pad takes its bottom right: the overlay starts as text only, or
+    // hidden (O shows it) where the window is too narrow for the panel beside a playfield.
+    overlay.setMode(window.innerWidth < NARROW ? 'hidden' : 'compact');
   }
 
   const count = (n: number) => n.toLocaleString('en-US');
@@ -368,7 +376,9 @@ async function main(): Promise<void> {
       case 'broadphase':
         return 'broadphase: incremental sweep and prune, only moved bodies cost';
       case 'parallel':
-        return 'parallel: sweep and prune by regions, one per worker thread';
+        return parallel?.remote.info?.mode === 'workers'
+          ? 'parallel: sweep and prune by regions, one per worker thread'
+          : "parallel: sweep and prune by regions, all on the physics worker's own thread";
     }
   };
   /** The parallel mode's line: what runs where, when it pays, or why the regions fell back to one thread. */

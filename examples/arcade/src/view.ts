@@ -106,9 +106,10 @@ export class View {
   private fit(): void {
     const { width: screenW, height: screenH } = this.app.screen;
     const r = this.reserved();
-    const right = Math.min(r.right, screenW / 2);
-    const top = Math.min(r.top, screenH / 3);
-    const bottom = Math.min(r.bottom, screenH / 3);
+    // Never under the HUD, the buttons or the overlay, however little room they leave.
+    const right = Math.min(r.right, screenW - 1);
+    const top = Math.min(r.top, screenH - 1);
+    const bottom = Math.min(r.bottom, screenH - top - 1);
     const width = screenW - right;
     const height = screenH - top - bottom;
     const s = Math.min(width / WORLD_W, height / WORLD_H);
