@@ -342,11 +342,16 @@ async function main(): Promise<void> {
         measure();
         break;
       case 'parallel': {
-        // Reloads in the other mode (a fresh game with the same seed).
+        // Reloads in the other mode: a fresh game with the same seed, collision mode and amount of
+        // debris (the static level and the overlay's measurements start over).
         const next = new URLSearchParams(location.search);
         if (workers > 0) next.delete('workers');
         else next.set('workers', String(P_WORKERS));
         next.set('seed', String(seed));
+        next.set('mode', driver.mode);
+        const debris = driver.state.debris.length;
+        if (debris > 0) next.set('flood', String(debris));
+        else next.delete('flood');
         location.search = next.toString();
         break;
       }
