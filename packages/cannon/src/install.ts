@@ -28,6 +28,8 @@
  *   missing bodies. It changes those events, so it is opt-in.
  *
  * Uninstalling restores every original object and property, carrying the collision state back.
+ * `installSieveLite` installs the same but the narrowphase part, which it leaves out of
+ * a page's bundle.
  */
 import { type Broadphase as CoreBroadphase, checkOptionKeys, optionKeys } from '@sieve/core';
 import { ArrayCollisionMatrix, type Body, type Broadphase, type World } from 'cannon-es';
@@ -153,7 +155,7 @@ export interface NarrowphasePart {
   uninstall(world: World): void;
 }
 
-/** The narrowphase additions of {@link installSieve} (narrowphase.ts). */
+/** The narrowphase additions of {@link installSieve}. */
 const SIEVE_NARROWPHASE: NarrowphasePart = {
   check(world, np, where) {
     if (np !== undefined && typeof np !== 'boolean') {
