@@ -330,6 +330,17 @@ function drawBudget(
   ctx.setLineDash([]);
 }
 
+/**
+ * A graph's label at (x, y) on a patch of the panel's background, so that neither the series nor the
+ * budget line runs through its text.
+ */
+function graphLabel(ctx: Canvas2DLike, text: string, x: number, y: number, char: number): void {
+  ctx.fillStyle = BG;
+  ctx.fillRect(x - 1, y, text.length * char + 2, LINE - 2);
+  ctx.fillStyle = DIM;
+  ctx.fillText(text, x, y);
+}
+
 /** Nesting depth of phase `i` (0 = top level), following the parents the recorder observed. */
 function depthOf(rec: FrameRecorder, i: number): number {
   let d = 0;
@@ -416,14 +427,13 @@ export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: Draw
     ctx.fillRect(gx, y, gw, FRAME_GRAPH);
     drawBudget(ctx, budget, gx, y, gw, FRAME_GRAPH, scale);
     drawSeries(ctx, rec, rec.frameIntervalRing, gx, y, gw, FRAME_GRAPH, scale, TEXT);
-    ctx.fillStyle = DIM;
     const vs = cmp ? ` · ${cmp.label || 'before'} ${formatMs(cmp.frameMedian)}` : '';
     const top = `${scale}`;
     // The graph's labels leave room for its scale at the right.
     const room = Math.floor((gw - 4) / char) - top.length - 1;
-    ctx.fillText(fit(`frame ${formatMs(frameMedian)}${vs}`, room), gx + 2, y + 1);
-    ctx.fillText(fit(`budget ${budget} (red)`, room), gx + 2, y + 1 + LINE);
-    ctx.fillText(top, gx + gw - 2 - top.length * char, y + 1);
+    graphLabel(ctx, fit(`frame ${formatMs(frameMedian)}${vs}`, room), gx + 2, y + 1, char);
+    graphLabel(ctx, fit(`budget ${budget} (red)`, room), gx + 2, y + 1 + LINE, char);
+    graphLabel(ctx, top, gx + gw - 2 - top.length * char, y + 1, char);
     y += FRAME_GRAPH + GAP;
   }
 
@@ -448,10 +458,9 @@ export function drawOverlay(ctx: Canvas2DLike, rec: FrameRecorder, options: Draw
     ctx.fillRect(gx, y, gw, graphH);
     drawBudget(ctx, budget, gx, y, gw, graphH, scale);
     drawSeries(ctx, rec, ring, gx, y, gw, graphH, scale, color);
-    ctx.fillStyle = DIM;
-    ctx.fillText(s.count > 0 ? `min ${formatMs(s.min)}` : 'not measured', gx + 2, y + 1);
+    graphLabel(ctx, s.count > 0 ? `min ${formatMs(s.min)}` : 'not measured', gx + 2, y + 1, char);
     const top = `${scale}`;
-    ctx.fillText(top, gx + gw - 2 - top.length * char, y + 1);
+    graphLabel(ctx, top, gx + gw - 2 - top.length * char, y + 1, char);
     y += graphH + GAP;
   };
 

@@ -205,6 +205,37 @@ describe('drawOverlay (fake 2-D context)', () => {
     );
   });
 
+  it("draws each graph's labels (min, scale, frame, budget) after the graph, on a patch of background that covers them", () => {
+    const rec = recorder(60);
+    const ctx = fakeContext();
+    drawOverlay(ctx, rec, { width: 300, charWidth: 6 });
+    const ops = ctx.ops;
+    const labels = ops
+      .map((o, i) => ({ o, i }))
+      .filter(
+        ({ o }) => o.op === 'fillText' && /^(min |not measured|frame |budget |\d)/.test(String(o.args[0])),
+      );
+    expect(labels.length).toBeGreaterThanOrEqual(2 + 2 * 3); // frame graph's 3, then min and scale per phase graph
+    let lastStroke = -1;
+    for (const { o, i } of labels) {
+      const patch = ops[i - 1];
+      expect(patch.op, String(o.args[0])).toBe('fillRect');
+      const [px, py, pw, ph] = patch.args as number[];
+      const [text, x, y] = o.args as [string, number, number];
+      expect(px).toBeLessThanOrEqual(x);
+      expect(py).toBeLessThanOrEqual(y);
+      expect(px + pw).toBeGreaterThanOrEqual(x + text.length * 6);
+      expect(ph).toBeGreaterThan(8);
+      // Drawn after the strokes of the graph it labels (the series and the budget line).
+      const strokeBefore = ops
+        .slice(0, i)
+        .map((q) => q.op)
+        .lastIndexOf('stroke');
+      expect(strokeBefore).toBeGreaterThanOrEqual(lastStroke);
+      lastStroke = strokeBefore;
+    }
+  });
+
   it('draws an empty recorder without paths', () => {
     const rec = new FrameRecorder({ now: () => 0, phases: ['a'] });
     const ctx = fakeContext();
