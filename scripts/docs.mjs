@@ -75,6 +75,11 @@ function options(files, validate) {
     readme: join(root, 'README.md'),
     excludePrivate: true,
     excludeInternal: true,
+    // Source links to the repository (a clone's own remote may be a local path, as in CI).
+    disableGit: true,
+    gitRevision: 'main',
+    // ({path} is relative to the entry points' common folder, packages/.)
+    sourceLinkTemplate: 'https://github.com/sieve-js/sieve/blob/{gitRevision}/packages/{path}#L{line}',
     // The sources are type-checked by `pnpm typecheck`; this only documents them.
     skipErrorChecking: true,
     sort: ['kind', 'instance-first', 'alphabetical-ignoring-documents'],

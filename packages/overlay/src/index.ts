@@ -1,9 +1,8 @@
 /**
  * @sieve/overlay — a per-frame timing overlay any engine can feed: named phases, counters, rolling graphs
  * with last/median/max and a frame-budget line, an "other" row for unaccounted frame time, per-mode
- * segments compared side by side, JSON export, and a pixi.js binding.
- *
- * @packageDocumentation
+ * segments compared side by side, JSON export, and a pixi.js binding (the package README is its page in
+ * the API reference).
  */
 export {
   type Canvas2DLike,

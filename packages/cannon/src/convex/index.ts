@@ -5,6 +5,8 @@
  * reference-face clipping to four points), as a value for `installSieve`'s
  * `narrowphase: { convex }` option. An entry point of its own, so that a page which does not turn it
  * on does not ship it.
+ *
+ * @packageDocumentation
  */
 import type { ConvexContacts } from '../narrowphase.js';
 import { makeConvexHandlers } from './handlers.js';

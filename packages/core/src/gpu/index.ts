@@ -3,6 +3,8 @@
  * culled by the CPU BVH, with the CPU query's exact answer (pairs near their float32 error bound are
  * re-tested in float64). A separate entry point, so the core stays free of WebGPU for everyone else.
  * Follows the Project Oort collision write-up (GPU section) and Möller's triangle–triangle test (1997).
+ *
+ * @packageDocumentation
  */
 export {
   BUFFER_USAGE,
