@@ -309,7 +309,10 @@ async function main(): Promise<void> {
   // The screen's edges the playfield keeps clear of: the HUD above, the buttons below, the overlay at
   // the right. Measured when the HUD's text, the window or the overlay's mode change.
   const reserved: Reserved = { top: 0, right: 0, bottom: 0 };
-  const measure = () => {
+  // The HUD's tallest since the window last changed size: a line that wraps as a count grows moves the
+  // playfield once, not back and forth.
+  let hudBottom = 0;
+  const measure = (resized = false) => {
     reserved.right = overlay.mode === 'hidden' ? 0 : OVERLAY_WIDTH + 8;
     const free = `${Math.max(160, window.innerWidth - reserved.right - 20)}px`;
     hud.style.maxWidth = free;
@@ -320,12 +323,14 @@ async function main(): Promise<void> {
     const besidePad = window.innerWidth - pad >= 160;
     actions.style.maxWidth = pad > 0 && besidePad ? `${window.innerWidth - pad}px` : free;
     actions.style.bottom = padBox && !besidePad ? `${window.innerHeight - padBox.top + 8}px` : '';
-    reserved.top = hud.getBoundingClientRect().bottom + 6;
+    const bottom = hud.getBoundingClientRect().bottom + 6;
+    hudBottom = resized ? bottom : Math.max(hudBottom, bottom);
+    reserved.top = hudBottom;
     let below = actions.getBoundingClientRect().top;
     if (document.body.classList.contains('touch')) below = Math.min(below, touch.getBoundingClientRect().top);
     reserved.bottom = window.innerHeight - below + 6;
   };
-  window.addEventListener('resize', measure);
+  window.addEventListener('resize', () => measure(true));
   const view = new View(app, local?.game ?? parallel!.remote, () => reserved);
 
   const act = (action: Action) => {
@@ -339,7 +344,7 @@ async function main(): Promise<void> {
         break;
       case 'overlay':
         overlay.toggle();
-        measure();
+        measure(true); // the HUD's width changes with the overlay's
         break;
       case 'parallel': {
         // Reloads in the other mode: a fresh game with the same seed, collision mode and amount of
