@@ -14,7 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import { installSieve } from '@sieve/cannon';
 import * as CANNON from 'cannon-es';
-import { buildScene, restingStats } from './src/scene.js';
+import { buildScene, type Landing, landingStats } from './src/scene.js';
 
 const usage = 'usage: pnpm --filter @sieve/example-cannon-trimesh start [steps > 0] [bodies > 0]';
 const steps = Number(process.argv[2] ?? 600);
@@ -36,7 +36,7 @@ console.log(
   `   ${'world'.padEnd(8)}${pad('ms/step', 9)}${pad('contacts/step', 15)}${pad('on floor', 10)}${pad('at rest', 9)}` +
     `${pad('fell through', 14)}${pad('off edge', 10)}  lowest centre y`,
 );
-const ends: ReturnType<typeof restingStats>[] = [];
+const ends: Landing[] = [];
 for (const sieve of [false, true]) {
   const scene = buildScene(sieve, count);
   let contacts = 0;
@@ -46,7 +46,7 @@ for (const sieve of [false, true]) {
     contacts += scene.world.contacts.length;
   }
   const ms = (performance.now() - t) / steps;
-  const end = restingStats(scene);
+  const end = landingStats(scene);
   ends.push(end);
   console.log(
     `   ${(sieve ? 'Sieve' : 'stock').padEnd(8)}${pad(ms.toFixed(2), 9)}${pad((contacts / steps).toFixed(1), 15)}` +
@@ -55,13 +55,12 @@ for (const sieve of [false, true]) {
   );
 }
 /** What a world's row says, in words. */
-const verdict = (e: (typeof ends)[number]) =>
+const verdict = (e: Landing) =>
   [
     e.onFloor > 0 && `${e.onFloor} on the floor (${e.atRest} at rest)`,
     e.fellThrough > 0 && `${e.fellThrough} fell through it`,
     e.offEdge > 0 && `${e.offEdge} slid or bounced off its edge`,
-    e.onFloor + e.fellThrough + e.offEdge < e.total &&
-      `${e.total - e.onFloor - e.fellThrough - e.offEdge} still in the air`,
+    e.inAir > 0 && `${e.inAir} still in the air`,
   ]
     .filter(Boolean)
     .join(', ');

@@ -318,16 +318,14 @@ async function main(): Promise<void> {
     hud.style.maxWidth = free;
     // The touch pad sits at the bottom right: the buttons keep left of it, or above it where the
     // window is too narrow for both side by side.
-    const padBox = document.body.classList.contains('touch') ? touch.getBoundingClientRect() : null;
-    const pad = padBox ? padBox.width + 30 : 0;
-    const besidePad = window.innerWidth - pad >= 160;
-    actions.style.maxWidth = pad > 0 && besidePad ? `${window.innerWidth - pad}px` : free;
-    actions.style.bottom = padBox && !besidePad ? `${window.innerHeight - padBox.top + 8}px` : '';
+    const pad = document.body.classList.contains('touch') ? touch.getBoundingClientRect() : null;
+    const besidePad = pad !== null && window.innerWidth - pad.width - 30 >= 160;
+    actions.style.maxWidth = besidePad ? `${window.innerWidth - pad.width - 30}px` : free;
+    actions.style.bottom = pad !== null && !besidePad ? `${window.innerHeight - pad.top + 8}px` : '';
     const bottom = hud.getBoundingClientRect().bottom + 6;
     hudBottom = resized ? bottom : Math.max(hudBottom, bottom);
     reserved.top = hudBottom;
-    let below = actions.getBoundingClientRect().top;
-    if (document.body.classList.contains('touch')) below = Math.min(below, touch.getBoundingClientRect().top);
+    const below = Math.min(actions.getBoundingClientRect().top, pad?.top ?? Number.POSITIVE_INFINITY);
     reserved.bottom = window.innerHeight - below + 6;
   };
   window.addEventListener('resize', () => measure(true));
@@ -392,7 +390,7 @@ async function main(): Promise<void> {
     }
   };
   /** The parallel mode's line: what runs where, when it pays, or why the regions fell back to one thread. */
-  const parallelLine = (game: GameState, mode: string): string => {
+  const parallelLine = (game: GameState, mode: CollisionMode): string => {
     const info = parallel?.remote.info;
     if (!info)
       return (

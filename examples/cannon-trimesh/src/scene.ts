@@ -159,39 +159,57 @@ export function buildScene(sieve: boolean, count = 60, seed = 1): Scene {
   return { world, bodies, sieve };
 }
 
-/**
- * Where the dropped bodies are: on the floor (centre above it, inside its square, not falling faster than
- * 1 m/s), off its edge (outside the square: slid or bounced off), or fallen through it (centre below it,
- * inside the square); at rest: on the floor and slower than 0.1 m/s. The others are still in the air.
- * And the lowest centre height among them.
- */
-export function restingStats(scene: Scene): {
+/** Where the dropped bodies are (see {@link landingStats}). */
+export interface Landing {
+  /**
+   * Landed: centre above the floor, inside its square, and touching something (floor, ramp or a body) or
+   * at rest (a sleeping body has no contacts).
+   */
   onFloor: number;
+  /** Of those, slower than 0.1 m/s. */
   atRest: number;
+  /** Outside the floor's square: slid or bounced off its edge. */
   offEdge: number;
+  /** Centre below the floor, inside its square. */
   fellThrough: number;
+  /** Above the floor, touching nothing and moving: still falling (or bouncing). */
+  inAir: number;
   total: number;
+  /** The lowest centre height among them. */
   lowest: number;
-} {
-  const half = scene.bodies.find((b) => b.kind === 'floor')?.size ?? Number.POSITIVE_INFINITY;
-  let onFloor = 0;
-  let atRest = 0;
-  let offEdge = 0;
-  let fellThrough = 0;
-  let total = 0;
-  let lowest = Number.POSITIVE_INFINITY;
+}
+
+/** Where the scene's dropped bodies are after the last step (every body but the floor and the ramp). */
+export function landingStats(scene: Scene): Landing {
+  let half = Number.POSITIVE_INFINITY;
+  for (const b of scene.bodies) if (b.kind === 'floor') half = b.size;
+  // The bodies in a contact of the last step, by their index in the world.
+  const touching = new Uint8Array(scene.world.bodies.length);
+  for (const c of scene.world.contacts) touching[c.bi.index] = touching[c.bj.index] = 1;
+  const end: Landing = {
+    onFloor: 0,
+    atRest: 0,
+    offEdge: 0,
+    fellThrough: 0,
+    inAir: 0,
+    total: 0,
+    lowest: Infinity,
+  };
   for (const b of scene.bodies) {
     if (b.kind === 'floor' || b.kind === 'ramp') continue;
-    total++;
+    end.total++;
     const { position: p, velocity: v } = b.body;
-    lowest = Math.min(lowest, p.y);
-    if (Math.abs(p.x) > half || Math.abs(p.z) > half) offEdge++;
-    else if (p.y < 0) fellThrough++;
-    else if (v.y > -1) {
-      // (falling faster than 1 m/s: still in the air, counted in none of these)
-      onFloor++;
-      if (Math.hypot(v.x, v.y, v.z) < 0.1) atRest++;
+    end.lowest = Math.min(end.lowest, p.y);
+    if (Math.abs(p.x) > half || Math.abs(p.z) > half) end.offEdge++;
+    else if (p.y < 0) end.fellThrough++;
+    else {
+      const resting = Math.hypot(v.x, v.y, v.z) < 0.1;
+      if (touching[b.body.index] === 0 && !resting) end.inAir++;
+      else {
+        end.onFloor++;
+        if (resting) end.atRest++;
+      }
     }
   }
-  return { onFloor, atRest, offEdge, fellThrough, total, lowest };
+  return end;
 }

@@ -242,7 +242,9 @@ export function installSieveWith(
       `${where}: bullets are already installed on this world (pass bullets: false, or uninstallBullets first)`,
     );
   }
-  const npOption = narrowphase === null ? false : (options.narrowphase ?? true);
+  const npOption = options.narrowphase ?? true;
+  // The part that goes on (none for `installSieveLite`, whose options have no `narrowphase`).
+  const npPart = npOption === false ? null : narrowphase;
   const bpOption = options.broadphase ?? true;
   let broadphase: SieveBroadphase | null = null;
   let savedBroadphase: Broadphase | null = null;
@@ -274,7 +276,7 @@ export function installSieveWith(
     w.bodyOverlapKeeper = copyKeeper(w.bodyOverlapKeeper, new PairOverlapKeeper({ stockKeys }));
     w.shapeOverlapKeeper = copyKeeper(w.shapeOverlapKeeper, new PairOverlapKeeper({ stockKeys }));
   }
-  if (narrowphase !== null && npOption !== false) narrowphase.install(world, npOption);
+  if (npPart !== null && npOption !== false) npPart.install(world, npOption);
   const deferred = options.deferRemovals ?? true;
   if (deferred) installStepRemovals(world as unknown as StepRemovalWorld);
   if (bulletOptions !== null) wantBullets(world, bulletOptions);
@@ -288,7 +290,7 @@ export function installSieveWith(
     installation,
     broadphase: savedBroadphase,
     matrices,
-    narrowphase: narrowphase !== null && npOption !== false ? narrowphase : null,
+    narrowphase: npPart,
     deferred,
   });
   return installation;

@@ -112,6 +112,14 @@ export class BoundsTree {
   readonly rangeStart: number;
   /** Number of entries the tree was asked to cover (whole triangles of it are used). */
   readonly rangeCount: number;
+
+  /**
+   * The geometry's number (`faceIndex`) of the tree's first triangle: the queries number triangles from
+   * the start of the range, and report this plus their number.
+   */
+  get firstTriangle(): number {
+    return Math.floor(this.rangeStart / 3);
+  }
   /** The Sieve BVH (local frame of the geometry), rebuilt when the geometry's attributes are replaced. */
   bvh: MeshBVH;
   /**
@@ -330,7 +338,7 @@ export class BoundsTree {
   ): HitPointInfo | null {
     this.update();
     const found = closestPointBvh(this.bvh, null, point, minThreshold, maxThreshold);
-    return nearestInto(found, this.rangeStart, target);
+    return nearestInto(found, this.firstTriangle, target);
   }
 }
 

@@ -107,10 +107,10 @@ export function meshTrianglePairs(a: Mesh, b: Mesh, result: MeshMeshResult): num
 
 /**
  * Turns the first `count` triangle numbers of `triangles`, counted from the start of `tree`'s range (a
- * tree built over `range`), into the geometry's triangle numbers (`faceIndex`).
+ * tree built over `range`), into the geometry's triangle numbers (`faceIndex`); returns `count`.
  */
 function renumber(triangles: Uint32Array, count: number, tree: BoundsTree): number {
-  const first = Math.floor(tree.rangeStart / 3);
+  const first = tree.firstTriangle;
   if (first !== 0) for (let k = 0; k < count; k++) triangles[k] += first;
   return count;
 }
@@ -139,7 +139,7 @@ export function closestPointToPoint(
 ): HitPointInfo | null {
   const tree = treeOf(mesh, 'closestPointToPoint');
   const found = closestPointBvh(tree.bvh, mesh.matrixWorld.elements, point, minThreshold, maxThreshold);
-  return nearestInto(found, tree.rangeStart, target);
+  return nearestInto(found, tree.firstTriangle, target);
 }
 
 function sphereArgs(sphere: Sphere, fn: string): void {
@@ -345,7 +345,7 @@ export function capsuleCast(
     p.x = SWEEP[4];
     p.y = SWEEP[5];
     p.z = SWEEP[6];
-    hit.faceIndex = Math.floor(tree.rangeStart / 3) + SWEEP[7];
+    hit.faceIndex = tree.firstTriangle + SWEEP[7];
     hit.startedInContact = SWEEP[8] === 1;
   } else {
     hit.fraction = 1;

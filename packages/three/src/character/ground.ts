@@ -41,7 +41,7 @@ export function findGround(result: CharacterMove): boolean {
       result.groundPoint.y = P[3 * k + 1];
       result.groundPoint.z = P[3 * k + 2];
       result.groundMesh = level.meshes[i];
-      result.groundFace = Math.floor((level.trees[i] as BoundsTree).rangeStart / 3) + contacts.triangles[k];
+      result.groundFace = (level.trees[i] as BoundsTree).firstTriangle + contacts.triangles[k];
     }
   }
   result.grounded = found;

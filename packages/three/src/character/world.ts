@@ -85,7 +85,7 @@ export function sweepAll(): boolean {
     found = true;
     for (let k = 0; k < 7; k++) HIT[k] = SWEEP[k];
     HIT[HIT_MESH] = i;
-    HIT[HIT_FACE] = Math.floor((level.trees[i] as BoundsTree).rangeStart / 3) + SWEEP[7];
+    HIT[HIT_FACE] = (level.trees[i] as BoundsTree).firstTriangle + SWEEP[7];
   }
   if (!found) HIT[HIT_T] = 1;
   return found;

@@ -149,10 +149,14 @@ export interface HitPointInfo {
 }
 
 /**
- * Copies `NEAREST` into `target` (or a new object), the triangle numbered from `rangeStart` (a bounds
- * tree's first entry); `null` when nothing was found.
+ * Copies `NEAREST` into `target` (or a new object), its triangle numbered from `firstTriangle` (a bounds
+ * tree's); `null` when nothing was found.
  */
-export function nearestInto(found: boolean, rangeStart: number, target?: HitPointInfo): HitPointInfo | null {
+export function nearestInto(
+  found: boolean,
+  firstTriangle: number,
+  target?: HitPointInfo,
+): HitPointInfo | null {
   if (!found) return null;
   const out = target ?? { point: new Vector3(), distance: 0, faceIndex: 0 };
   if (!out.point) out.point = new Vector3();
@@ -161,6 +165,6 @@ export function nearestInto(found: boolean, rangeStart: number, target?: HitPoin
   p.y = NEAREST[1];
   p.z = NEAREST[2];
   out.distance = NEAREST[3];
-  out.faceIndex = Math.floor(rangeStart / 3) + NEAREST[4];
+  out.faceIndex = firstTriangle + NEAREST[4];
   return out;
 }
