@@ -1,7 +1,8 @@
 /**
  * Stock matter-js and Sieve's detector timed on ONE engine: the contestants — stock (`sieve.mode =
- * 'stock'`), Sieve as installed (its own choice of path), its sweep path forced (`sweepBelow:
- * Infinity`) and its broadphase path forced (`sweepBelow: 0`) — are switched on the live engine (the
+ * 'stock'`), Sieve installed with a `SweepAndPrune` (its own choice of path), its sweep path forced
+ * (`sweepBelow: Infinity`, what the default install without a broadphase runs) and its broadphase path
+ * forced (`sweepBelow: 0`) — are switched on the live engine (the
  * simulation is the same whichever answers), so they run on the same bodies laid out the same way in
  * memory: two engines built one after the other time their heap layouts as much as their detectors
  * (±20 % on this project's machine, for the same work). After each switch a few untimed steps (the
@@ -11,6 +12,7 @@
  * around `Detector.collisions`). A stock engine stepped beside the measured one (untimed) must end
  * with every body where the measured one's are, bit for bit.
  */
+import { SweepAndPrune } from '@sieve/core';
 import { installSieve } from '@sieve/matter';
 import type Matter from 'matter-js';
 import { median } from '../lib/stats.js';
@@ -67,7 +69,13 @@ export function raceOnOneEngine(
   const reps = options.reps ?? 9;
   const measured = build();
   const reference = build();
-  const sieve = installSieve(measured.engine, { matter: M as never, clock: false });
+  // With a SweepAndPrune, so that both paths can be forced; as installed, the cost model chooses (the
+  // default, without a broadphase, is the sweep path).
+  const sieve = installSieve(measured.engine, {
+    matter: M as never,
+    clock: false,
+    broadphase: new SweepAndPrune({ dimensions: 2 }),
+  });
   let steps = 0;
   const stepMeasured = () => {
     measured.beforeStep?.(steps);

@@ -4,6 +4,7 @@
  * events and body states, and nothing throws from inside `Engine.update` (stock tolerates all of these).
  */
 
+import { SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveOptions } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
@@ -132,7 +133,10 @@ describe('matter: switching modes while the world is broken', () => {
     };
     const stock = traceRun(build(), STEPS);
     const scene = build();
-    const sieve = installSieve(scene.engine, { sweepBelow: 0 });
+    const sieve = installSieve(scene.engine, {
+      broadphase: new SweepAndPrune({ dimensions: 2 }),
+      sweepBelow: 0,
+    });
     const inner = scene.beforeStep;
     scene.beforeStep = (step) => {
       inner?.(step);

@@ -445,10 +445,10 @@ describe('@sieve/matter entry points', () => {
       unknownKey('installSieve: options', 'sweepbelow', 'sweepBelow'),
     ],
     [
-      'a sap typo',
-      { sap: { cellsize: 8 } },
+      'sap options (a SweepAndPrune is passed built, its options given to it)',
+      { sap: { cellSize: 8 } },
       TypeError,
-      unknownKey('installSieve: options.sap', 'cellsize', 'cellSize'),
+      /options\.sap is not supported; pass broadphase: new SweepAndPrune/,
     ],
     [
       'octree options (an Octree is passed built, its options given to it)',
@@ -458,16 +458,22 @@ describe('@sieve/matter entry points', () => {
     ],
     ['the octree by name', { broadphase: 'octree' }, RangeError, /'octree' is not built by name/],
     [
-      'dimensions in the sap options (always 2)',
-      { sap: { dimensions: 3 } },
-      TypeError,
-      unknownKey('installSieve: options.sap', 'dimensions', 'cellSize'),
+      'the sweep and prune by name',
+      { broadphase: 'sap' },
+      RangeError,
+      /'sap' is not built by name; pass broadphase: new SweepAndPrune/,
     ],
     [
       'sap options next to a broadphase instance',
       { broadphase: new Octree({ dimensions: 2 }), sap: {} },
       TypeError,
-      /options\.sap configures a broadphase the adapter builds/,
+      /options\.sap is not supported/,
+    ],
+    [
+      'a path threshold without a broadphase',
+      { sweepBelow: 0 },
+      RangeError,
+      /options\.sweepBelow: without options\.broadphase the sweep answers every step/,
     ],
     ['a bad sweepBelow', { sweepBelow: -1 }, RangeError, /sweepBelow/],
     ['a bad mode', { mode: 'fast' }, RangeError, /options\.mode/],
@@ -479,7 +485,6 @@ describe('@sieve/matter entry points', () => {
       TypeError,
       /installSieve: options must be an object/,
     ],
-    ['a bad sap value', { sap: { cellSize: -1 } }, RangeError, /cellSize/],
   ];
   refusals('engine', refused, {
     make: matterEngine,

@@ -1,3 +1,4 @@
+import { SweepAndPrune } from '@sieve/core';
 import { installSieve, isBullet } from '@sieve/matter';
 import { FrameRecorder } from '@sieve/overlay';
 import Matter from 'matter-js';
@@ -157,7 +158,11 @@ describe('arcade game rules (Node, no rendering)', () => {
     for (let i = 0; i < 10; i++) game.step(idle);
     expect(['sweep', 'broadphase']).toContain(sw.path);
     const forced = new Game({ seed: 7 });
-    const sieve = installSieve(forced.engine, { matter: Matter, sweepBelow: 0 });
+    const sieve = installSieve(forced.engine, {
+      matter: Matter,
+      broadphase: new SweepAndPrune({ dimensions: 2 }),
+      sweepBelow: 0,
+    });
     forced.setRubble(true);
     forced.step(idle);
     expect(sieve.stats.path).toBe('broadphase'); // the path the static level is for, when chosen

@@ -80,8 +80,6 @@ class LevelScene extends Phaser.Scene {
   private phases!: {
     physics: number;
     collision: number;
-    broadphase: number;
-    narrowphase: number;
     render: number;
   };
 
@@ -134,7 +132,8 @@ class LevelScene extends Phaser.Scene {
 
     this.overlay = new Overlay({
       title: `Phaser ${Phaser.VERSION} · Matter tilemap`,
-      phases: ['physics', 'collision', 'broadphase', 'narrowphase', 'render'],
+      // The sweep answers every step (no broadphase passed): no broadphase/narrowphase split to show.
+      phases: ['physics', 'collision', 'render'],
       counters: ['bodies', 'candidates', 'collisions'],
       toggleKey: null,
       corner: 'top-right',
@@ -143,8 +142,6 @@ class LevelScene extends Phaser.Scene {
     this.phases = {
       physics: this.overlay.phase('physics'),
       collision: this.overlay.phase('collision'),
-      broadphase: this.overlay.phase('broadphase'),
-      narrowphase: this.overlay.phase('narrowphase'),
       render: this.overlay.phase('render'),
     };
     this.game.events.on(Phaser.Core.Events.PRE_RENDER, () => this.overlay.begin(this.phases.render));
@@ -221,8 +218,6 @@ class LevelScene extends Phaser.Scene {
     o.end();
     const s = this.sieve.stats;
     if (!Number.isNaN(s.detectorMs)) o.record(this.phases.collision, s.detectorMs);
-    if (!Number.isNaN(s.broadphaseMs)) o.record(this.phases.broadphase, s.broadphaseMs);
-    if (!Number.isNaN(s.narrowphaseMs)) o.record(this.phases.narrowphase, s.narrowphaseMs);
     o.count('bodies', s.bodies);
     if (!Number.isNaN(s.candidatePairs)) o.count('candidates', s.candidatePairs);
     o.count('collisions', s.collisions);

@@ -16,11 +16,12 @@ import { acquirePatch, checkUnclaimed, register, releasePatch } from './registry
 import { SieveDetector } from './sieveDetector.js';
 
 /**
- * Installs Sieve's broadphase on a matter-js engine: from the next `Engine.update` the engine's
+ * Installs Sieve's detector on a matter-js engine: from the next `Engine.update` the engine's
  * `Detector.collisions` is answered by a {@link SieveDetector} (same collisions, same order, same
  * events as stock). Other engines in the page are untouched. Throws if the engine already has one,
- * and a `TypeError` or `RangeError` naming the option for an unknown key or a bad value (nested
- * `sap` options included), before anything changes.
+ * and a `TypeError` or `RangeError` naming the option for an unknown key or a bad value, before
+ * anything changes. With no options it runs matter-js's sort and sweep without its overheads; pass a
+ * broadphase ({@link SieveOptions.broadphase}) for worlds where the sweep compares many pairs.
  *
  * @param engine - A `Matter.Engine` (anything with an `engine.detector` holding `bodies`); in
  *   Phaser, `this.matter.world.engine` (see {@link MatterEngineTypedWithoutDetector}).
@@ -39,7 +40,7 @@ import { SieveDetector } from './sieveDetector.js';
  * Matter.Composite.add(engine.world, [ground, ...boxes]);
  * const sieve = installSieve(engine); // the same collisions, pairs and events as stock
  * for (let i = 0; i < 60; i++) Matter.Engine.update(engine, 1000 / 60);
- * console.log(sieve.stats.path, sieve.stats.collisions); // 'sweep' for a small world, and its count
+ * console.log(sieve.stats.path, sieve.stats.collisions); // 'sweep', and the collisions' count
  * sieve.mode = 'stock'; // switch back and forth on a live engine, for side-by-side timings
  * Matter.Engine.update(engine, 1000 / 60);
  * uninstallSieve(engine); // stock again

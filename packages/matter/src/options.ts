@@ -1,11 +1,11 @@
 /**
  * The public options and statistics of the matter-js adapter: how {@link installSieve} is configured
- * (broadphase kind, the sweep-or-broadphase threshold, the clock) and what a
+ * (the broadphase, the sweep-or-broadphase threshold, the clock) and what a
  * `SieveDetector` reports after each step. Types, the default threshold and the checks of the options
  * other than the broadphase's (the algorithms and their published sources are described with the
  * detector and the sweep).
  */
-import { type Broadphase, optionKeys, type SweepAndPruneOptions } from '@sieve/core';
+import { type Broadphase, optionKeys } from '@sieve/core';
 // installSieve and uninstallSieve: for the TSDoc links only.
 import type { installSieve } from './install.js';
 import type { MatterModuleLike, MatterPluginLike } from './matterTypes.js';
@@ -19,18 +19,12 @@ import type { uninstallSieve } from './registry.js';
 export type DetectorMode = 'sieve' | 'stock';
 
 /**
- * The broadphase {@link installSieve} builds by name: `'sap'`, Sieve's incremental sweep and prune. Any
- * other (the loose quadtree `Octree`, the region-parallel one) is passed as an instance you build (see
- * {@link SieveOptions.broadphase}), so that a bundle holds only the broadphases it imports.
- */
-export type BroadphaseKind = 'sap';
-
-/**
  * How the last Sieve-mode step was answered: `'sweep'`, matter-js's own sort and sweep (reproduced
- * exactly, without its per-call overheads) for a small world — and, at any size, for a step whose
- * world the broadphase cannot stand for as stock sees it (a body listed twice in the world, bounds
- * that are not finite or are inverted), so results never depend on the path; `'broadphase'`, the
- * incremental broadphase.
+ * exactly, without its per-call overheads) — every step without a broadphase; with one, for a small
+ * world, and at any size for a step whose world the broadphase cannot stand for as stock sees it (a
+ * body listed twice in the world, bounds that are not finite or are inverted), so results never
+ * depend on the path; `'broadphase'`, the incremental broadphase passed as
+ * {@link SieveOptions.broadphase}.
  */
 export type DetectorPath = 'sweep' | 'broadphase';
 
@@ -40,11 +34,29 @@ export const DEFAULT_SWEEP_BELOW = 4096;
 /** Options of {@link installSieve}. */
 export interface SieveOptions {
   /**
-   * Which broadphase holds the proxies: `'sap'` (default), Sieve's incremental sweep and prune; or a
-   * `Broadphase` instance of `@sieve/core` that you built — empty (`count === 0`), 2-D
-   * (`dimensions === 2`), serving no other engine — such as its loose quadtree
-   * (`new Octree({ dimensions: 2 })`) or the region-parallel sweep and prune on worker threads (only the
-   * broadphases a page imports are in its bundle):
+   * A broadphase for large worlds, to be chosen over the sweep where it is cheaper (see
+   * {@link SieveOptions.sweepBelow}): a `Broadphase` instance of `@sieve/core` that you built — empty
+   * (`count === 0`), 2-D (`dimensions === 2`), serving no other engine — such as its incremental sweep
+   * and prune (`new SweepAndPrune({ dimensions: 2 })`), its loose quadtree
+   * (`new Octree({ dimensions: 2 })`) or the region-parallel sweep and prune on worker threads. Default:
+   * none, and the sweep answers every step — it is the faster path in every scene the benchmarks
+   * measure but the largest crowds, tall columns of tiles and long static bodies over many moving
+   * ones, and a page without a broadphase ships about 48 kB less (only the broadphases a page imports
+   * are in its bundle):
+   *
+   * ```ts
+   * import { SweepAndPrune } from '@sieve/core';
+   * import { installSieve, uninstallSieve } from '@sieve/matter';
+   * import Matter from 'matter-js';
+   *
+   * const engine = Matter.Engine.create();
+   * const bp = new SweepAndPrune({ dimensions: 2 });
+   * installSieve(engine, { broadphase: bp }); // the sweep, or bp from 4 096 bodies where it pays
+   * // ...
+   * uninstallSieve(engine); // removes the detector's proxies from bp, leaves bp usable
+   * ```
+   *
+   * On worker threads (`sweepBelow: 0`: always the broadphase):
    *
    * ```ts
    * import { ParallelSweepAndPrune } from '@sieve/core/parallel';
@@ -55,21 +67,24 @@ export interface SieveOptions {
    * const bp = new ParallelSweepAndPrune({ dimensions: 2, workers: 2 });
    * installSieve(engine, { broadphase: bp, sweepBelow: 0 });
    * // ...
-   * uninstallSieve(engine); // removes the detector's proxies from bp, leaves bp usable
-   * bp.dispose();           // yours to call: stops its worker threads
+   * uninstallSieve(engine);
+   * bp.dispose(); // yours to call: stops its worker threads
    * ```
    *
    * An instance is the caller's: {@link uninstallSieve} never disposes it. Its `update()` must be
    * synchronous — the parallel one blocks on `Atomics.wait`, which Node and Web Workers allow and a
-   * browser page's main thread does not (run the engine in a worker there). Its options are given to
-   * its constructor, so `sap` next to an instance is a contradiction and throws a `TypeError`. The
-   * former `'octree'` and `'parallel'` names throw a `RangeError` saying to pass an instance; so does
+   * browser page's main thread does not (run the engine in a worker there). The former names
+   * `'sap'`, `'octree'` and `'parallel'` throw a `RangeError` saying what to pass instead; so does
    * any other string; a value that is not an object implementing the contract's methods throws a
    * `TypeError`; a non-empty or non-2-D instance a `RangeError`.
    */
-  broadphase?: BroadphaseKind | Broadphase;
-  /** Extra options for the SweepAndPrune built for `broadphase: 'sap'` (cell size of its regions...). */
-  sap?: Omit<SweepAndPruneOptions, 'dimensions'>;
+  broadphase?: Broadphase;
+  /**
+   * Not supported: any value throws a `TypeError`. Build the sweep and prune yourself
+   * (`new SweepAndPrune({ dimensions: 2, ... })` from `@sieve/core`, its options there) and pass it
+   * as {@link SieveOptions.broadphase}.
+   */
+  sap?: never;
   /**
    * Not supported: any value throws a `TypeError`. Build the Octree yourself
    * (`new Octree({ dimensions: 2, ... })` from `@sieve/core`, its options there) and pass it as
@@ -96,7 +111,8 @@ export interface SieveOptions {
    * preferring the other path, with some hysteresis), and the results are the same either way. A
    * number ≥ 0 (else `installSieve` throws a `RangeError`); `SieveDetector.sweepBelow` changes it on
    * a live engine. Default {@link DEFAULT_SWEEP_BELOW}; `0`: always the broadphase; `Infinity`:
-   * always the sweep.
+   * always the sweep. It chooses between the sweep and {@link SieveOptions.broadphase}: without a
+   * broadphase the sweep answers every step, and any value but `Infinity` throws a `RangeError`.
    */
   sweepBelow?: number;
   /**

@@ -2,7 +2,7 @@
  * The public API: install/uninstall bookkeeping and the patch of `Detector.collisions`, argument
  * checks, the stats an overlay reads, the octree option, and bodies with broken (non-finite) bounds.
  */
-import { Octree } from '@sieve/core';
+import { Octree, SweepAndPrune } from '@sieve/core';
 import { getSieve, installSieve, type SieveDetector, uninstallSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ describe('installSieve / uninstallSieve', () => {
     const sb = installSieve(b, { broadphase: new Octree({ dimensions: 2 }) });
     expect(getSieve(a)).toBe(sa);
     expect(getSieve(b)).toBe(sb);
-    expect(sb.broadphase.constructor.name).toBe('Octree');
-    expect(sa.broadphase.constructor.name).toBe('SweepAndPrune');
+    expect(sb.broadphase?.constructor.name).toBe('Octree');
+    expect(sa.broadphase).toBeNull();
     expect(uninstallSieve(a)).toBe(true);
     expect(uninstallSieve(a)).toBe(false);
     expect(sa.isInstalled).toBe(false);
@@ -118,12 +118,62 @@ describe('installSieve / uninstallSieve', () => {
     expect(uninstallSieve(null as never)).toBe(false);
     s.uninstall();
   });
+
+  it('without a broadphase (the default) runs the sweep alone: a path choice without one throws, naming the option', () => {
+    const e = Engine.create();
+    const original = Detector.collisions;
+    const noBroadphase =
+      /options\.sweepBelow: without options\.broadphase the sweep answers every step.*new SweepAndPrune\(\{ dimensions: 2 \}\)/;
+    expect(() => installSieve(e, { sweepBelow: 0 })).toThrow(RangeError);
+    expect(() => installSieve(e, { sweepBelow: 0 })).toThrow(noBroadphase);
+    expect(() => installSieve(e, { sweepBelow: 4096 })).toThrow(noBroadphase);
+    expect(() => installSieve(e, { broadphase: 'sap' as never })).toThrow(
+      /options\.broadphase: 'sap' is not built by name; pass broadphase: new SweepAndPrune/,
+    );
+    expect(() => installSieve(e, { sap: { cellSize: 4 } as never })).toThrow(
+      /options\.sap is not supported; pass broadphase: new SweepAndPrune/,
+    );
+    expect(getSieve(e)).toBeUndefined();
+    expect(Detector.collisions).toBe(original); // nothing changed
+    const s = installSieve(e, { sweepBelow: Number.POSITIVE_INFINITY });
+    expect(s.broadphase).toBeNull();
+    expect(s.sweepBelow).toBe(Number.POSITIVE_INFINITY);
+    expect(() => {
+      s.sweepBelow = 0;
+    }).toThrow(/SieveDetector\.sweepBelow: without options\.broadphase/);
+    expect(s.sweepBelow).toBe(Number.POSITIVE_INFINITY);
+    s.sweepBelow = Number.POSITIVE_INFINITY;
+    s.uninstall();
+    // Ten tall columns of 500 bodies: a world the cost model gives a broadphase (the sweep would
+    // visit about 250 pairs per body). Without one: still the sweep, and queries fall back to a scan.
+    const crowd = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
+    for (let i = 0; i < 5000; i++) {
+      Composite.add(crowd.world, Bodies.circle((i % 10) * 3, Math.floor(i / 10) * 3, 1.2));
+    }
+    const u = installSieve(crowd);
+    for (let i = 0; i < 12; i++) Engine.update(crowd, 1000 / 60);
+    expect(u.stats.path).toBe('sweep');
+    expect(u.queryBodies([0, 0, 10, 10], [])).toBe(-1);
+    u.uninstall();
+    const bp = new SweepAndPrune({ dimensions: 2 });
+    const t = installSieve(crowd, { broadphase: bp });
+    expect(t.broadphase).toBe(bp);
+    expect(t.sweepBelow).toBe(4096);
+    for (let i = 0; i < 12; i++) Engine.update(crowd, 1000 / 60);
+    expect(t.stats.path).toBe('broadphase');
+    expect(bp.count).toBe(5000);
+    t.uninstall();
+    expect(bp.count).toBe(0); // the caller's instance, handed back empty
+  });
 });
 
 describe('SieveDetector.stats', () => {
   it('reports timings and counts in Sieve mode, and the detector time only in stock mode', () => {
     const { engine } = fastBodies(21, 150);
-    const s: SieveDetector = installSieve(engine, { sweepBelow: 0 });
+    const s: SieveDetector = installSieve(engine, {
+      broadphase: new SweepAndPrune({ dimensions: 2 }),
+      sweepBelow: 0,
+    });
     for (let i = 0; i < 30; i++) Engine.update(engine, 1000 / 60);
     const st = s.stats;
     const collisions = (engine.detector as unknown as { collisions: unknown[] }).collisions;
@@ -154,6 +204,7 @@ describe('options and edge cases', () => {
     const { engine } = fastBodies(24, 60);
     let t = 0;
     const s = installSieve(engine, {
+      broadphase: new SweepAndPrune({ dimensions: 2 }),
       sweepBelow: 0,
       clock: () => {
         t += 1;
@@ -191,12 +242,15 @@ describe('options and edge cases', () => {
     expect(r.firstDifference).toBe(-1);
   });
 
-  it('SAP options pass through (a fixed cell size) and keep the results', () => {
+  it('a SweepAndPrune with its own options (a fixed cell size) keeps the results', () => {
     const r = compareRuns(
       () => fastBodies(23, 150),
       150,
       (engine) => {
-        installSieve(engine, { sap: { cellSize: 40 }, sweepBelow: 0 });
+        installSieve(engine, {
+          broadphase: new SweepAndPrune({ dimensions: 2, cellSize: 40 }),
+          sweepBelow: 0,
+        });
       },
     );
     expect(r.what).toBe('');
@@ -210,7 +264,9 @@ describe('options and edge cases', () => {
       const b = Bodies.rectangle(6, 0, 10, 10, { label: 'b' });
       const c = Bodies.rectangle(12, 0, 10, 10, { label: 'c' });
       Composite.add(e.world, [a, b, c]);
-      const s = sieve ? installSieve(e, { sweepBelow: 0 }) : null;
+      const s = sieve
+        ? installSieve(e, { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 0 })
+        : null;
       const collisions = () =>
         (e.detector as unknown as { collisions: Matter.Collision[] }).collisions
           .map((k) => `${k.bodyA.label}-${k.bodyB.label}`)
@@ -257,7 +313,7 @@ describe('options and edge cases', () => {
     const e = Engine.create();
     const a = Bodies.rectangle(0, 0, 10, 10);
     Composite.add(e.world, a);
-    const s = installSieve(e, { sweepBelow: 0 });
+    const s = installSieve(e, { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 0 });
     e.detector.bodies = [a, a];
     const found = Detector.collisions(e.detector).length;
     expect(s.stats.path).toBe('sweep');

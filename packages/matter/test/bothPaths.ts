@@ -2,11 +2,15 @@
  * The equivalence suites' two configurations: Sieve's detector forced onto each of its paths, compared
  * with one stock run of the same scene.
  */
+import { SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveDetector } from '@sieve/matter';
 import { compareRunsEach, sharedRuns } from './harness.js';
 import type { Scene } from './scenes.js';
 
-/** Both of the Sieve detector's paths: the incremental broadphase, and the sweep of small worlds. */
+/**
+ * Both of the Sieve detector's paths: the incremental broadphase (a `SweepAndPrune` passed as its
+ * broadphase), and the sweep (the default, without one).
+ */
 export const PATHS = [
   { path: 'broadphase', sweepBelow: 0, index: 0 },
   { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY, index: 1 },
@@ -23,7 +27,10 @@ export function onBothPaths(build: () => Scene, steps: number) {
       build,
       steps,
       PATHS.map(({ sweepBelow }, i) => (engine: Parameters<typeof installSieve>[0]) => {
-        installed[i] = installSieve(engine, { sweepBelow });
+        installed[i] = installSieve(
+          engine,
+          sweepBelow === 0 ? { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow } : {},
+        );
       }),
     ),
   );

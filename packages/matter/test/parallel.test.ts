@@ -159,7 +159,8 @@ describe('the parallel broadphase under matter-js (a caller-owned instance)', ()
         installSieve(engine, { ...more, broadphase: broadphase as SieveOptions['broadphase'] });
     // Not a broadphase.
     expect(install('grid')).toThrow(RangeError);
-    expect(install('grid')).toThrow(/options\.broadphase must be 'sap' or a Broadphase/);
+    expect(install('grid')).toThrow(/options\.broadphase must be a Broadphase instance, got 'grid'/);
+    expect(install('sap')).toThrow(/'sap' is not built by name; pass broadphase: new SweepAndPrune/);
     // The octree is passed as an instance (not built by name, so bundles without it do not ship it).
     expect(install('octree')).toThrow(/'octree' is not built by name; pass broadphase: new Octree/);
     expect(install(5)).toThrow(TypeError);
@@ -185,10 +186,12 @@ describe('the parallel broadphase under matter-js (a caller-owned instance)', ()
       expect(install(par2)).toThrow(RangeError);
       expect(install(par2)).toThrow(/options\.broadphase must be empty \(count 0\), got count 1/);
       expect(par2.count).toBe(1);
-      // sap/octree options configure a broadphase the adapter would build: contradictory with one.
+      // The removed sap/octree options (the instance takes its options in its constructor).
       const flat = new SweepAndPrune({ dimensions: 2 });
-      expect(install(flat, { sap: {} })).toThrow(TypeError);
-      expect(install(flat, { sap: {} })).toThrow(/options\.sap .*options\.broadphase/);
+      expect(install(flat, { sap: {} as never })).toThrow(TypeError);
+      expect(install(flat, { sap: {} as never })).toThrow(
+        /options\.sap is not supported; pass broadphase: new SweepAndPrune/,
+      );
       expect(install(flat, { octree: {} as never })).toThrow(/options\.octree is not supported/);
       // Checked after the other options, before anything is built.
       expect(install(flat, { mode: 'bogus' as never })).toThrow(/options\.mode/);

@@ -3,6 +3,7 @@
  * broadphase for large or mostly resting ones — and the switches between them as a world grows,
  * shrinks and falls asleep: every switch must leave the simulation exactly as stock's.
  */
+import { SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveDetector, type SieveOptions } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
@@ -87,7 +88,11 @@ function wakeAndSleep(seed: number): Scene {
  */
 function barsOverCircles(k: number, a: number, width: number, options: SieveOptions) {
   const e = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
-  const sieve = installSieve(e, { sweepBelow: 100, ...options });
+  const sieve = installSieve(e, {
+    broadphase: new SweepAndPrune({ dimensions: 2 }),
+    sweepBelow: 100,
+    ...options,
+  });
   const bar = (i: number) => Bodies.rectangle(width / 2, -10 - 4 * i, width, 4, { isStatic: true });
   const bars: Matter.Body[] = [];
   for (let i = 0; i < k; i++) bars.push(bar(i));
@@ -113,7 +118,11 @@ describe('sweep ↔ broadphase switching', () => {
       620,
       (engine) => {
         // The cost model of untracked static bodies (the sweep reading every body).
-        sieve = installSieve(engine, { sweepBelow: 32, trackStatic: false });
+        sieve = installSieve(engine, {
+          broadphase: new SweepAndPrune({ dimensions: 2 }),
+          sweepBelow: 32,
+          trackStatic: false,
+        });
       },
       () => {
         const p = sieve?.stats.path ?? '';
@@ -132,7 +141,7 @@ describe('sweep ↔ broadphase switching', () => {
       () => growAndShrink(41),
       520,
       (engine) => {
-        sieve = installSieve(engine, { sweepBelow: 500 });
+        sieve = installSieve(engine, { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 500 });
       },
       () => {
         const p = sieve?.stats.path ?? '';
@@ -166,7 +175,7 @@ describe('sweep ↔ broadphase switching', () => {
     };
     const stock = build();
     const mine = build();
-    const sieve = installSieve(mine.e, { sweepBelow: 0 }); // the broadphase, until handed back below
+    const sieve = installSieve(mine.e, { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 0 }); // the broadphase, until handed back below
     const both = (f: (w: ReturnType<typeof build>) => void) => {
       f(stock);
       f(mine);

@@ -6,6 +6,7 @@
  * Phaser's stock detector bit for bit, on either path. Also checks that the copy really is another
  * module (Sieve must wrap Phaser's `Detector.collisions`, not matter-js's).
  */
+import { SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveDetector, type SieveOptions, uninstallSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
@@ -81,9 +82,12 @@ for (const pkg of PHASER_PACKAGES) {
     });
 
     const setups: [string, SieveOptions][] = [
-      ['default', {}],
-      ['broadphase path', { sweepBelow: 0 }],
-      ['sweep path', { sweepBelow: Number.POSITIVE_INFINITY }],
+      ['default (the sweep)', {}],
+      ['broadphase path', { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 0 }],
+      [
+        'chosen by the cost model, with a SweepAndPrune',
+        { broadphase: new SweepAndPrune({ dimensions: 2 }) },
+      ],
     ];
     // One stock run of the tilemap for the three setups.
     const tilemapRuns = sharedRuns(() =>
@@ -126,7 +130,11 @@ for (const pkg of PHASER_PACKAGES) {
         () => changingTiles(M, 7),
         300,
         (engine) => {
-          installSieve(engine, { matter: M, sweepBelow: 0 });
+          installSieve(engine, {
+            matter: M,
+            broadphase: new SweepAndPrune({ dimensions: 2 }),
+            sweepBelow: 0,
+          });
         },
         undefined,
         M,

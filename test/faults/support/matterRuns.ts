@@ -5,7 +5,7 @@
  * events and every body's position, angle and velocity (exact: `String` of a double round-trips, NaN
  * included). Bodies are named by a label given at creation, so two engines' different ids compare equal.
  */
-import { Octree } from '@sieve/core';
+import { Octree, SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveOptions } from '@sieve/matter';
 import Matter from 'matter-js';
 import { rng } from '../../../packages/core/test/support/rng.js';
@@ -108,17 +108,26 @@ export function firstDifference(stock: string[], sieve: string[]): string {
 }
 
 /**
- * The Sieve configurations the tests run: each path forced, the path chosen by the world (the default
- * threshold and a small one), and the octree.
+ * The Sieve configurations the tests run: the default (the sweep alone), a `SweepAndPrune` with its
+ * path forced and with the path chosen by the world (a small threshold), and the octree. Getters: each
+ * run gets a broadphase of its own (an instance serves one engine).
  */
 export const MATTER_PATHS: readonly { name: string; options: SieveOptions }[] = [
-  { name: 'default', options: {} },
-  { name: 'broadphase path (sweepBelow 0)', options: { sweepBelow: 0 } },
-  { name: 'sweep path (sweepBelow Infinity)', options: { sweepBelow: Number.POSITIVE_INFINITY } },
-  { name: 'chosen by the world (sweepBelow 16)', options: { sweepBelow: 16 } },
+  { name: 'default (the sweep)', options: {} },
+  {
+    name: 'SweepAndPrune, broadphase path (sweepBelow 0)',
+    get options(): SieveOptions {
+      return { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 0 };
+    },
+  },
+  {
+    name: 'SweepAndPrune, chosen by the world (sweepBelow 16)',
+    get options(): SieveOptions {
+      return { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 16 };
+    },
+  },
   {
     name: 'octree, broadphase path',
-    // A getter: each run gets an Octree of its own (an instance serves one engine).
     get options(): SieveOptions {
       return { broadphase: new Octree({ dimensions: 2 }), sweepBelow: 0 };
     },

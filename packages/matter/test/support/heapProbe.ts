@@ -7,6 +7,8 @@
  * proxies turn static and back), then `Detector.collisions` runs. Prints the heap growth of each 500-frame
  * window (after a full GC) as JSON.
  */
+
+import { SweepAndPrune } from '@sieve/core';
 import Matter from 'matter-js';
 import { heapWindows } from '../../../../test/support/heapWindows.js';
 import { installSieve } from '../../src/index.js';
@@ -30,11 +32,13 @@ for (let i = 0; i < n; i++) {
   );
 }
 Composite.add(engine.world, bodies);
-// 'broadphase' (the default) or 'sweep': which of the detector's two paths runs.
-const sieve = installSieve(engine, {
-  clock: false,
-  sweepBelow: path === 'sweep' ? Number.POSITIVE_INFINITY : 0,
-});
+// 'broadphase' (a SweepAndPrune, forced) or 'sweep' (the default): which of the detector's two paths runs.
+const sieve = installSieve(
+  engine,
+  path === 'sweep'
+    ? { clock: false }
+    : { clock: false, broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 0 },
+);
 Engine.update(engine, 1000 / 60); // fills engine.detector.bodies (Detector.setBodies)
 const base = bodies.map((b) => [b.bounds.min.x, b.bounds.min.y, b.bounds.max.x, b.bounds.max.y]);
 let checksum = 0;
