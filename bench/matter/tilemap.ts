@@ -4,8 +4,9 @@
  * boxes, in plain matter-js 0.20 and inside Phaser 3.90's and Phaser 4's bundled copies
  * (`Phaser.Physics.Matter.Matter`).
  *
- * Stock, Sieve as installed, and each of Sieve's two paths forced take turns on one engine
- * (oneEngine.ts).
+ * Stock, Sieve installed with a `SweepAndPrune` (choosing its path), and each of Sieve's two paths
+ * forced take turns on one engine (oneEngine.ts); the default install, without a broadphase, runs the
+ * sweep path.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
