@@ -126,8 +126,8 @@ export interface SieveOptions {
    * The clock for {@link SieveStats}' timings, in milliseconds. Default `performance.now()`, read on
    * the broadphase path and in stock mode only: a reading costs about 50 ns in Node (and allocates
    * about 0.2 KB), which is a few per cent of a whole `Engine.update` of a world of a handful of
-   * bodies, so the sweep path of small worlds is timed only when a clock is given here. `false` turns
-   * timing off (the `...Ms` stats are then NaN). Anything else throws a `TypeError`.
+   * bodies, so the sweep path (every step without a broadphase) is timed only when a clock is given
+   * here. `false` turns timing off (the `...Ms` stats are then NaN). Anything else throws a `TypeError`.
    */
   clock?: (() => number) | false;
   /**
@@ -171,7 +171,10 @@ export const SIEVE_OPTION_KEYS = optionKeys<SieveOptions>({
 export interface SieveStats {
   /** The mode that answered the last step. */
   mode: DetectorMode;
-  /** In Sieve mode, how the last step was answered (the sweep for small worlds, else the broadphase). */
+  /**
+   * In Sieve mode, how the last step was answered: the sweep, or the broadphase passed as
+   * `options.broadphase` where it costs less.
+   */
   path: DetectorPath;
   /** Steps answered since install (both modes). */
   steps: number;
