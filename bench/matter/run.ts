@@ -14,8 +14,10 @@
  * and `--scenes=gas` pick what to run.
  *
  * The `tilemap` scene (tilemap.ts): levels of 2 500 – 20 000 static 32-px tiles with 300 dynamic
- * bodies, in matter-js and inside Phaser 3's and Phaser 4's bundled matter — stock, Sieve as
- * installed, and each of its two paths forced, taking turns on one engine.
+ * bodies, in matter-js and inside Phaser 3's and Phaser 4's bundled matter — stock, Sieve installed
+ * with a `SweepAndPrune` (choosing its path), and each of its two paths forced, taking turns on one
+ * engine. The `crowd` scene (crowd.ts): 5 000 and 10 000 moving circles in tall columns, the same
+ * contestants — the worlds where a broadphase passed to `@sieve/matter` pays.
  */
 import { performance } from 'node:perf_hooks';
 import { installSieve } from '@sieve/matter';
@@ -23,14 +25,15 @@ import Matter from 'matter-js';
 import { writeJson, writeText } from '../lib/results.js';
 import { median, ratio } from '../lib/stats.js';
 import { lineChart, svgPage } from '../lib/svg.js';
+import { type CrowdRow, formatCrowdRow, measureCrowd } from './crowd.js';
 import { buildScene, type SceneKind } from './scene.js';
 import { type Flavour, formatTilemapRow, measureTilemap, type TilemapRow } from './tilemap.js';
 
 const quick = process.argv.includes('--quick');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const sizes = arg('sizes')?.split(',').map(Number) ?? (quick ? [1000, 5000] : [1000, 5000, 20000]);
-const picked = arg('scenes')?.split(',') ?? ['gas', 'obstacles', 'tilemap'];
-const scenes = picked.filter((s) => s !== 'tilemap') as SceneKind[];
+const picked = arg('scenes')?.split(',') ?? ['gas', 'obstacles', 'tilemap', 'crowd'];
+const scenes = picked.filter((s) => s !== 'tilemap' && s !== 'crowd') as SceneKind[];
 /** Warm-up steps (untimed: the JIT settles, contacts form) and timed steps, per N. */
 const plan = (n: number) =>
   quick ? { warmup: 10, steps: 8 } : n >= 20000 ? { warmup: 30, steps: 30 } : { warmup: 40, steps: 60 };
@@ -231,6 +234,22 @@ if (picked.includes('tilemap')) {
     ),
   );
 }
+// Crowds: [columns, rows].
+const crowdPlan: [number, number][] = quick
+  ? [[10, 200]]
+  : [
+      [10, 500],
+      [20, 500],
+    ];
+const crowdRows: CrowdRow[] = [];
+if (picked.includes('crowd')) {
+  console.log('\ncrowds of moving circles in tall columns (contestants alternated on one engine, CPU time):');
+  for (const [columns, rows] of crowdPlan) {
+    const row = measureCrowd(columns, rows, quick ? { reps: 3, warmup: 20 } : { reps: 7 });
+    crowdRows.push(row);
+    console.log(`  ${formatCrowdRow(row)}`);
+  }
+}
 writeText('matter.svg', svgPage(charts, 2, 'Stock matter-js vs Sieve broadphase (@sieve/matter)'));
 const summary: Record<string, Record<string, { update: string; detector: string; broadphase: string }>> = {};
 console.log('\nstock ÷ Sieve (same steps, same results):');
@@ -253,9 +272,12 @@ const path = writeJson('matter', {
     obstacles: 'the same, 90 % of the bodies static, 10 % moving',
     tilemap:
       'a platformer level of static 32-px tiles (one Bodies.rectangle per tile, as Phaser convertTilemapLayer builds them; ground 18 or 70 tiles deep) and 300 dynamic circles and boxes dropped on it; contestants take turns on one engine',
+    crowd:
+      'moving circles (radius 1.2, 3 apart) in 10 or 20 columns of 500, no gravity; stock, the default install (the sweep), Sieve with a SweepAndPrune passed (its choice of path) and its broadphase path forced take turns on one engine',
   },
   speedUp: summary,
   rows,
   tilemap: tilemapRows,
+  crowd: crowdRows,
 });
 console.log(`\nwrote ${path} and matter.svg`);
