@@ -275,8 +275,11 @@ export class Game {
         this.addAsteroid(3, x, y, range(this.rng, -0.4, 0.4), range(this.rng, -0.4, 0.4));
       return;
     }
+    // The first wave starts farther off: at its top speed an asteroid then needs about 4 s to reach a
+    // player still reading the HUD, well past the spawn shield (2.5 s).
+    const away = this.wave === 1 ? 380 : 260;
     for (let i = 0; i < count; i++) {
-      const { x, y } = this.spotAwayFromShip(260);
+      const { x, y } = this.spotAwayFromShip(away);
       const a = this.rng() * Math.PI * 2;
       const v = range(this.rng, 0.5, 1.3 + 0.1 * this.wave);
       this.addAsteroid(3, x, y, Math.cos(a) * v, Math.sin(a) * v);
