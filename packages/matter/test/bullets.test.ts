@@ -1,3 +1,4 @@
+import { SweepAndPrune } from '@sieve/core';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../core/test/support/rng.js';
@@ -27,6 +28,8 @@ interface Batch {
   crossedNearFace: number;
   /** Milliseconds spent in the bullets' afterUpdate work. */
   ms: number;
+  /** Bullet sweeps whose candidates came from the Sieve broadphase's query (not a scan of the bodies). */
+  broadphaseQueries: number;
 }
 
 /**
@@ -38,10 +41,23 @@ function shootBatch(
   n: number,
   seed: number,
   bullet: BulletOptions | null,
-  opts: { sieve: boolean; box?: boolean } = { sieve: true },
+  opts: { sieve: boolean; box?: boolean; broadphase?: boolean } = { sieve: true },
 ): Batch {
   const engine = Engine.create({ gravity: { x: 0, y: 0, scale: 0 } });
-  if (opts.sieve) installSieve(engine);
+  let broadphaseQueries = 0;
+  if (opts.sieve) {
+    // With a broadphase (its path forced), the bullets gather their candidates from its query.
+    const sieve = installSieve(
+      engine,
+      opts.broadphase ? { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 0 } : {},
+    );
+    const query = sieve.queryBodies.bind(sieve);
+    sieve.queryBodies = (box, out) => {
+      const n = query(box, out);
+      if (n >= 0) broadphaseQueries++;
+      return n;
+    };
+  }
   // Listeners run in order: these two bracket the bullets' afterUpdate work (registered in between).
   let t0 = 0;
   let ms = 0;
@@ -83,16 +99,17 @@ function shootBatch(
     if (y > wallY[i] + WALL_T / 2) tunnelled++;
     if (y > wallY[i] - WALL_T / 2) crossedNearFace++;
   }
-  return { tunnelled, crossedNearFace, ms };
+  return { tunnelled, crossedNearFace, ms, broadphaseQueries };
 }
 
 function shoot(total: number, batch: number, bullet: BulletOptions | null, sieve = true): Batch {
-  const sum: Batch = { tunnelled: 0, crossedNearFace: 0, ms: 0 };
+  const sum: Batch = { tunnelled: 0, crossedNearFace: 0, ms: 0, broadphaseQueries: 0 };
   for (let b = 0; b < total / batch; b++) {
     const r = shootBatch(batch, 1000 + b, bullet, { sieve });
     sum.tunnelled += r.tunnelled;
     sum.crossedNearFace += r.crossedNearFace;
     sum.ms += r.ms;
+    sum.broadphaseQueries += r.broadphaseQueries;
   }
   return sum;
 }
@@ -120,6 +137,18 @@ describe('bullets: 10 000 shots at 500 units/s at a 0.1-thick wall', () => {
     const boxes = shootBatch(2000, 9, { response: 'stop' }, { sieve: true, box: true });
     expect(boxesWithout.tunnelled).toBeGreaterThan(0);
     expect(boxes.crossedNearFace).toBe(0);
+    // The default answers with the sweep: the bullets scan the bodies.
+    expect(boxes.broadphaseQueries).toBe(0);
+  });
+
+  it('with a SweepAndPrune passed (its path forced), the candidates come from its query: none tunnels either', () => {
+    const viaQuery = shootBatch(2000, 10, { response: 'stop' }, { sieve: true, broadphase: true });
+    expect(viaQuery.crossedNearFace).toBe(0);
+    // Every update after the first (which builds the proxies) answers from the query: 2 000 bullets each.
+    expect(viaQuery.broadphaseQueries).toBeGreaterThanOrEqual(2000 * (UPDATES - 1));
+    const boxes = shootBatch(2000, 11, { response: 'stop' }, { sieve: true, box: true, broadphase: true });
+    expect(boxes.crossedNearFace).toBe(0);
+    expect(boxes.broadphaseQueries).toBeGreaterThan(0);
   });
 });
 
