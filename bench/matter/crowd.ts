@@ -7,25 +7,15 @@
  * default install, without a broadphase, runs the sweep path.
  */
 import Matter from 'matter-js';
-import { type RaceOptions, raceOnOneEngine } from './oneEngine.js';
+import { type RaceOptions, type RaceResult, raceOnOneEngine } from './oneEngine.js';
 
-/** One crowd measured. */
-export interface CrowdRow {
+/** One crowd measured: the race's medians (oneEngine.ts) and the two ratios the rows are read for. */
+export interface CrowdRow extends RaceResult {
   columns: number;
   rows: number;
-  bodies: number;
-  stepsPerBlock: number;
-  repetitions: number;
-  /** Median CPU ms of one Engine.update, per contestant. */
-  updateMs: { stock: number; sieve: number; sweep: number; broadphase: number };
-  /** Median CPU ms of one Detector.collisions, per contestant. */
-  detectorMs: { stock: number; sieve: number; sweep: number; broadphase: number };
-  /** The path Sieve with a `SweepAndPrune` chose. */
-  sievePath: string;
   /** stock ÷ the default install (the sweep), and stock ÷ Sieve with a `SweepAndPrune`, Engine.update. */
   defaultSpeedUp: number;
   withBroadphaseSpeedUp: number;
-  identical: boolean;
 }
 
 /** A crowd of `columns × rows` circles of radius 1.2, 3 apart (columns never touch in x). */
@@ -50,15 +40,9 @@ export function measureCrowd(columns: number, rows: number, options: RaceOptions
   return {
     columns,
     rows,
-    bodies: r.bodies,
-    stepsPerBlock: r.stepsPerBlock,
-    repetitions: r.repetitions,
-    updateMs: u,
-    detectorMs: r.detectorMs,
-    sievePath: r.sievePath,
+    ...r,
     defaultSpeedUp: u.stock / u.sweep,
     withBroadphaseSpeedUp: u.stock / u.sieve,
-    identical: r.identical,
   };
 }
 
