@@ -1,7 +1,7 @@
 /**
- * `pnpm bench:matter` (issue 7): `Engine.update` of stock matter-js 0.20 against the same engine with
- * Sieve's SweepAndPrune installed (`@sieve/matter`), on circles and rectangles in a walled box, at
- * N = 1 000, 5 000, 20 000.
+ * `pnpm bench:matter`: `Engine.update` of stock matter-js 0.20 against the same engine with
+ * `@sieve/matter` installed with its defaults (the sweep, no broadphase), on circles and rectangles
+ * in a walled box, at N = 1 000, 5 000, 20 000.
  *
  * Both engines are built from the same seed and stepped in lockstep (stock, then Sieve, each step), so
  * they see the same states — with Sieve the simulation is bit-identical, which is checked: every step
@@ -250,7 +250,7 @@ if (picked.includes('crowd')) {
     console.log(`  ${formatCrowdRow(row)}`);
   }
 }
-writeText('matter.svg', svgPage(charts, 2, 'Stock matter-js vs Sieve broadphase (@sieve/matter)'));
+writeText('matter.svg', svgPage(charts, 2, 'Stock matter-js vs Sieve (@sieve/matter)'));
 const summary: Record<string, Record<string, { update: string; detector: string; broadphase: string }>> = {};
 console.log('\nstock ÷ Sieve (same steps, same results):');
 for (const r of rows) {

@@ -56,6 +56,17 @@ describe('arcade game rules (Node, no rendering)', () => {
     expect(y).toBeLessThan(720 + 40);
   });
 
+  it('the first wave starts at least 380 px from the ship (a newcomer keeps the first life past the spawn shield)', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const game = new Game({ seed });
+      expect(game.asteroids.size).toBeGreaterThan(0);
+      for (const { body } of game.asteroids.values()) {
+        const d = Math.hypot(body.position.x - game.ship.position.x, body.position.y - game.ship.position.y);
+        expect(d).toBeGreaterThanOrEqual(380);
+      }
+    }
+  });
+
   it('an asteroid hitting the unshielded ship costs a life; three lives then game over; R restarts', () => {
     const game = new Game({ seed: 5 });
     for (let life = 3; life > 0; life--) {

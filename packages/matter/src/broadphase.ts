@@ -54,7 +54,7 @@ export function checkBroadphase(options: SieveOptions, inUse: WeakSet<object>): 
     throw new TypeError(`installSieve: options.sap is not supported; ${SAP_HINT}`);
   }
   const value: unknown = options.broadphase;
-  if (value === undefined) return null;
+  if (value == null) return null;
   if (value === 'sap') {
     throw new RangeError(`${where}: 'sap' is not built by name; ${SAP_HINT}`);
   }
@@ -67,7 +67,7 @@ export function checkBroadphase(options: SieveOptions, inUse: WeakSet<object>): 
   if (typeof value === 'string') {
     throw new RangeError(`${where} must be a Broadphase instance, got '${value}'`);
   }
-  if (value === null || typeof value !== 'object') {
+  if (typeof value !== 'object') {
     throw new TypeError(`${where} must be a Broadphase instance, got ${String(value)}`);
   }
   const bp = value as Record<string, unknown>;

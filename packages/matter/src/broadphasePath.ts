@@ -29,8 +29,6 @@ import { XOrder } from './xOrder.js';
 export class BroadphasePath {
   /** The caller's broadphase holding one proxy per body. */
   readonly broadphase: Broadphase;
-  /** Bodies that were awake (neither static nor sleeping) at the last {@link BroadphasePath.sync}. */
-  awake = 0;
 
   /**
    * Records (one per body; core's engine seam): the body, its proxy and the bounds the proxy holds
@@ -58,6 +56,8 @@ export class BroadphasePath {
   private needResync = true;
   /** Scratch of {@link BroadphasePath.query}. */
   private readonly queryRecords: number[] = [];
+  /** See {@link BroadphasePath.awake}. */
+  private awakeCount = 0;
 
   constructor(broadphase: Broadphase) {
     this.broadphase = broadphase;
@@ -88,14 +88,9 @@ export class BroadphasePath {
     return this.xOrder.count;
   }
 
-  /** The x-order of the last step: record numbers, stock's order of `detector.bodies`. */
-  get order(): Int32Array {
-    return this.xOrder.order;
-  }
-
-  /** The records' bodies (by record number). */
-  get bodies(): readonly (MatterBodyLike | null)[] {
-    return this.table.bodies;
+  /** Bodies that were awake (neither static nor sleeping) at the last {@link BroadphasePath.sync}. */
+  get awake(): number {
+    return this.awakeCount;
   }
 
   /** The next step resyncs the records from `detector.bodies` (the sweep or stock answered since). */
@@ -107,7 +102,7 @@ export class BroadphasePath {
    * Whether the records no longer match `bodies`: a switch back from stock, or matter-js replaced
    * (`Detector.setBodies`) or resized the array since the last resync.
    */
-  isStale(bodies: MatterBodyLike[]): boolean {
+  private isStale(bodies: MatterBodyLike[]): boolean {
     return this.needResync || bodies !== this.lastBodies || bodies.length !== this.xOrder.count;
   }
 
@@ -270,7 +265,7 @@ export class BroadphasePath {
         table.unplace(r);
       }
     }
-    this.awake = awake;
+    this.awakeCount = awake;
     return table.pendingMoves;
   }
 

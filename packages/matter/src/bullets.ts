@@ -3,8 +3,9 @@
  * `Engine.update` instead of passing through thin or small bodies. Post-step correction, as the
  * recipe in `@sieve/core`'s `ccd/index.ts` describes: record each bullet's pose in `beforeUpdate`; in
  * `afterUpdate` build its motion over the update (`motion2FromPoses`, dt = 1: matter's units are per
- * update), gather the bodies its swept bounds overlap (the Sieve broadphase's `queryBounds` when a
- * {@link SieveDetector} in Sieve mode is installed on the engine, else a scan of `detector.bodies`),
+ * update), gather the bodies its swept bounds overlap (the `queryBounds` of the broadphase passed to
+ * the engine's {@link SieveDetector} while its broadphase path answers, else a scan of
+ * `detector.bodies`),
  * find the earliest time of impact by conservative advancement (`timeOfImpact2D`,
  * the hard-rigid-body event-driven MD paper §2.4–2.5, Eq. 32), move the bullet back to that pose and
  * remove (stop) or reflect (bounce) the approaching part of its velocity along the contact normal.
@@ -516,8 +517,8 @@ export function uninstallBullets(engine: MatterEngineLike): boolean {
  * `@sieve/cannon`'s `setBullet(body, settings)` and Box2D's `b2Body_SetBullet`. Works before or after
  * the body joins a world; an engine sweeps its bullets once {@link installBullets} ran on it. From the
  * next `Engine.update` on, the bullet stops at (or bounces from) its first contact in each update
- * instead of passing through thin or small bodies (with a Sieve detector in Sieve mode, candidates
- * come from its broadphase; otherwise from a scan of the bodies). Throws on a bad body, `response`,
+ * instead of passing through thin or small bodies (candidates come from the broadphase passed to the
+ * engine's Sieve detector while its broadphase path answers; otherwise from a scan of the bodies). Throws on a bad body, `response`,
  * `restitution` or `onHit`.
  */
 export function setBullet(body: MatterBodyLike, settings?: BulletSettings | boolean): void;

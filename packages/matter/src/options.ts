@@ -73,7 +73,9 @@ export interface SieveOptions {
    *
    * An instance is the caller's: {@link uninstallSieve} never disposes it. Its `update()` must be
    * synchronous — the parallel one blocks on `Atomics.wait`, which Node and Web Workers allow and a
-   * browser page's main thread does not (run the engine in a worker there). The former names
+   * browser page's main thread does not (run the engine in a worker there). `null` is the same as
+   * leaving it out (no broadphase; so `SieveDetector.broadphase` of one engine can be passed to
+   * another's install). The former names
    * `'sap'`, `'octree'` and `'parallel'` throw a `RangeError` saying what to pass instead; so does
    * any other string; a value that is not an object implementing the contract's methods throws a
    * `TypeError`; a non-empty or non-2-D instance a `RangeError`.
@@ -232,6 +234,19 @@ export function checkSweepBelow(value: unknown, where: string): void {
   if (typeof value !== 'number' || !(value >= 0)) {
     throw new RangeError(`${where} must be a number ≥ 0 (or Infinity), got ${String(value)}`);
   }
+}
+
+/**
+ * Throws a `RangeError` naming `where` when `sweepBelow` (checked) asks for a path choice — anything
+ * but `Infinity` — and there is no broadphase to choose (`hasBroadphase` false).
+ */
+export function checkChoice(hasBroadphase: boolean, sweepBelow: number, where: string): void {
+  if (hasBroadphase || sweepBelow === Number.POSITIVE_INFINITY) return;
+  throw new RangeError(
+    `${where}: without options.broadphase the sweep answers every step (Infinity); to let the ` +
+      'detector choose, pass a broadphase: installSieve(engine, { broadphase: new SweepAndPrune({ dimensions: 2 }) }) ' +
+      "with SweepAndPrune from '@sieve/core'",
+  );
 }
 
 /** Throws a `RangeError` naming `where` unless `mode` is `'sieve'` or `'stock'`. */

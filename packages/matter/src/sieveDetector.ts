@@ -29,6 +29,7 @@ import type {
   MatterModuleLike,
 } from './matterTypes.js';
 import {
+  checkChoice,
   checkMode,
   checkOptions,
   checkSweepBelow,
@@ -54,11 +55,6 @@ export class SieveDetector {
   readonly engine: MatterEngineLike;
   /** The engine's `Matter.Detector` (its identity is what the patched `Detector.collisions` recognises). */
   readonly detector: MatterDetectorLike;
-  /**
-   * The broadphase passed as `options.broadphase` (the caller's to dispose), holding one proxy per
-   * body while the broadphase path answers; null without one (the sweep answers every step).
-   */
-  readonly broadphase: Broadphase | null;
   /** Timing and counts of the last step. */
   readonly stats: SieveStats = {
     mode: 'sieve',
@@ -118,15 +114,9 @@ export class SieveDetector {
     this.currentMode = checked.mode;
     this.stats.mode = checked.mode;
     const broadphase = checkBroadphase(options, callerBroadphases);
-    if (
-      broadphase === null &&
-      options.sweepBelow !== undefined &&
-      checked.sweepBelow !== Number.POSITIVE_INFINITY
-    ) {
-      throw new RangeError(noBroadphase('installSieve: options.sweepBelow'));
-    }
+    if (options.sweepBelow != null)
+      checkChoice(broadphase !== null, checked.sweepBelow, 'installSieve: options.sweepBelow');
     // Every option checked: from here on things are built.
-    this.broadphase = broadphase;
     this.path = broadphase === null ? null : new BroadphasePath(broadphase);
     if (broadphase === null) this.threshold = Number.POSITIVE_INFINITY;
     else callerBroadphases.add(broadphase);
@@ -173,9 +163,7 @@ export class SieveDetector {
   /** Sets {@link SieveOptions.sweepBelow} on the live engine (see the getter). */
   set sweepBelow(value: number) {
     checkSweepBelow(value, 'SieveDetector.sweepBelow');
-    if (this.path === null && value !== Number.POSITIVE_INFINITY) {
-      throw new RangeError(noBroadphase('SieveDetector.sweepBelow'));
-    }
+    checkChoice(this.path !== null, value, 'SieveDetector.sweepBelow');
     this.threshold = value;
     this.contrary = 0;
   }
@@ -183,6 +171,15 @@ export class SieveDetector {
   /** Whether the sweep reads only the visited bodies this step (static bodies tracked, most of them unvisited). */
   private get tracked(): boolean {
     return this.tracker?.savesReads(this.detector.bodies.length) === true;
+  }
+
+  /**
+   * The broadphase passed as `options.broadphase` (the caller's to dispose; it holds one proxy per
+   * body from the first step the broadphase path answers until uninstall), or null without one (the
+   * sweep answers every step).
+   */
+  get broadphase(): Broadphase | null {
+    return this.path?.broadphase ?? null;
   }
 
   /** Whether this detector is still installed on its engine. */
@@ -214,8 +211,9 @@ export class SieveDetector {
 
   /**
    * The bodies whose broadphase proxies overlap `bounds` (`[minX, minY, maxX, maxY]`, the bodies' bounds as
-   * of the last Sieve step), written to `out[0..n)`; returns n, or -1 when the proxies are not current
-   * (stock mode, or the world changed since): then scan `detector.bodies` instead. Used by the bullets.
+   * of the last Sieve step), written to `out[0..n)`; returns n, or -1 when there are no current
+   * proxies (no broadphase passed, the sweep or stock answered the last step, or the world changed
+   * since): then scan `detector.bodies` instead. Used by the bullets.
    */
   queryBodies(bounds: ArrayLike<number>, out: MatterBodyLike[]): number {
     const path = this.path;
@@ -295,7 +293,7 @@ export class SieveDetector {
   private choosePath(n: number): boolean {
     const t = this.threshold;
     let broadphase: boolean;
-    // Whether to switch without waiting: forced (0 or Infinity), or a world too large for the sweep.
+    // Whether to switch without waiting: a forced path (0 or Infinity).
     let now: boolean;
     if (t === Number.POSITIVE_INFINITY) {
       broadphase = false;
@@ -359,12 +357,4 @@ export class SieveDetector {
     stats.collisions = out.length;
     return out;
   }
-}
-
-/** The error for a path choice without a broadphase to choose. */
-function noBroadphase(where: string): string {
-  return (
-    `${where}: without options.broadphase the sweep answers every step (Infinity); to let the ` +
-    "detector choose, pass a broadphase: installSieve(engine, { broadphase: new SweepAndPrune({ dimensions: 2 }) }) with SweepAndPrune from '@sieve/core'"
-  );
 }

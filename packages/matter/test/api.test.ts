@@ -135,6 +135,8 @@ describe('installSieve / uninstallSieve', () => {
     );
     expect(getSieve(e)).toBeUndefined();
     expect(Detector.collisions).toBe(original); // nothing changed
+    // null is the same as leaving an option out (as for every option of installSieve).
+    installSieve(e, { broadphase: null as never, sweepBelow: null as never }).uninstall();
     const s = installSieve(e, { sweepBelow: Number.POSITIVE_INFINITY });
     expect(s.broadphase).toBeNull();
     expect(s.sweepBelow).toBe(Number.POSITIVE_INFINITY);

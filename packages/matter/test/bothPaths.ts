@@ -13,7 +13,7 @@ import type { Scene } from './scenes.js';
  */
 export const PATHS = [
   { path: 'broadphase', sweepBelow: 0, index: 0 },
-  { path: 'sweep', sweepBelow: Number.POSITIVE_INFINITY, index: 1 },
+  { path: 'sweep', sweepBelow: undefined, index: 1 },
 ];
 
 /**

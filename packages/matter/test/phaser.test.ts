@@ -85,7 +85,7 @@ for (const pkg of PHASER_PACKAGES) {
       ['default (the sweep)', {}],
       ['broadphase path', { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 0 }],
       [
-        'chosen by the cost model, with a SweepAndPrune',
+        'a SweepAndPrune, the cost model choosing (the sweep, on a tilemap)',
         { broadphase: new SweepAndPrune({ dimensions: 2 }) },
       ],
     ];
