@@ -11,7 +11,7 @@
  * const shot = Matter.Bodies.circle(0, 0, 2);
  * Matter.Composite.add(engine.world, shot);
  * const sieve = installSieve(engine); // same collisions, pairs and events as stock, found faster
- * sieve.stats.collisions;             // counts of the last step (timings with options.clock)
+ * sieve.stats.collisions;             // the last step's collisions (timings with options.clock)
  * sieve.mode = 'stock';               // switch back and forth on a live engine
  * uninstallSieve(engine);
  * installBullets(engine);

@@ -28,7 +28,10 @@ export type DetectorMode = 'sieve' | 'stock';
  */
 export type DetectorPath = 'sweep' | 'broadphase';
 
-/** Default of {@link SieveOptions.sweepBelow}: below this many bodies a sorted sweep costs less. */
+/**
+ * Default of {@link SieveOptions.sweepBelow} with a broadphase passed: below this many bodies a sorted
+ * sweep costs less. Without a broadphase the threshold is `Infinity` (the sweep answers every step).
+ */
 export const DEFAULT_SWEEP_BELOW = 4096;
 
 /** Options of {@link installSieve}. */
@@ -41,7 +44,7 @@ export interface SieveOptions {
    * (`new Octree({ dimensions: 2 })`) or the region-parallel sweep and prune on worker threads. Default:
    * none, and the sweep answers every step — the faster path in every scene the benchmarks measure
    * but crowds and long static bodies over many moving ones (tilemaps included: static tiles cost the
-   * sweep next to nothing), and a page without a broadphase ships about 45 kB less (only the
+   * sweep next to nothing), and a page without a broadphase ships about 46 kB less (only the
    * broadphases a page imports are in its bundle):
    *
    * ```ts
@@ -112,8 +115,8 @@ export interface SieveOptions {
    * switch follows the world as it grows, shrinks, falls asleep or wakes (after 8 steps in a row
    * preferring the other path, with some hysteresis), and the results are the same either way. A
    * number ≥ 0 (else `installSieve` throws a `RangeError`); `SieveDetector.sweepBelow` changes it on
-   * a live engine. Default {@link DEFAULT_SWEEP_BELOW}; `0`: always the broadphase; `Infinity`:
-   * always the sweep. It chooses between the sweep and {@link SieveOptions.broadphase}: without a
+   * a live engine. Default {@link DEFAULT_SWEEP_BELOW} with a broadphase, `Infinity` (fixed) without
+   * one; `0`: always the broadphase; `Infinity`: always the sweep. It chooses between the sweep and {@link SieveOptions.broadphase}: without a
    * broadphase the sweep answers every step, and any value but `Infinity` throws a `RangeError`.
    */
   sweepBelow?: number;
@@ -243,9 +246,9 @@ export function checkSweepBelow(value: unknown, where: string): void {
 export function checkChoice(hasBroadphase: boolean, sweepBelow: number, where: string): void {
   if (hasBroadphase || sweepBelow === Number.POSITIVE_INFINITY) return;
   throw new RangeError(
-    `${where}: without options.broadphase the sweep answers every step (Infinity); to let the ` +
-      'detector choose, pass a broadphase: installSieve(engine, { broadphase: new SweepAndPrune({ dimensions: 2 }) }) ' +
-      "with SweepAndPrune from '@sieve/core'",
+    `${where}: without options.broadphase the sweep answers every step (sweepBelow is Infinity); for ` +
+      'a broadphase path, install with one: installSieve(engine, { broadphase: new SweepAndPrune({ dimensions: 2 }) }) ' +
+      "with SweepAndPrune from '@sieve/core' (on a live engine, uninstallSieve(engine) first)",
   );
 }
 
