@@ -13,7 +13,7 @@
  * with every body where the measured one's are, bit for bit.
  */
 import { SweepAndPrune } from '@sieve/core';
-import { installSieve } from '@sieve/matter';
+import { DEFAULT_SWEEP_BELOW, installSieve } from '@sieve/matter';
 import type Matter from 'matter-js';
 import { median } from '../lib/stats.js';
 
@@ -95,7 +95,8 @@ export function raceOnOneEngine(
       return 2;
     }
     sieve.mode = 'sieve';
-    sieve.sweepBelow = c === 'sweep' ? Number.POSITIVE_INFINITY : c === 'broadphase' ? 0 : 4096;
+    sieve.sweepBelow =
+      c === 'sweep' ? Number.POSITIVE_INFINITY : c === 'broadphase' ? 0 : DEFAULT_SWEEP_BELOW;
     // As installed, the detector waits 8 steps to change paths (and counts visits every 16).
     return c === 'sieve' ? 26 : 3;
   };

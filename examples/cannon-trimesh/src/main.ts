@@ -6,7 +6,10 @@
  */
 import * as THREE from 'three';
 import { GpuTrimeshRouting } from './gpuContacts.js';
-import { buildScene, type Kind, landingStats, type Scene, type SceneBody } from './scene.js';
+import { buildScene, type Kind, type Landing, landingStats, type Scene, type SceneBody } from './scene.js';
+
+/** The HUD's landing counts, rewritten every frame. */
+const landing = {} as Landing;
 
 const renderer = new THREE.WebGLRenderer({ antialias: true });
 renderer.setPixelRatio(window.devicePixelRatio);
@@ -125,7 +128,7 @@ async function frame(): Promise<void> {
     meshes[i].position.set(p.x, p.y, p.z);
     meshes[i].quaternion.set(q.x, q.y, q.z, q.w);
   }
-  const rest = landingStats(scene);
+  const rest = landingStats(scene, landing);
   stats.textContent = `${scene.sieve ? 'Sieve installed' : 'stock cannon-es'} · ${avg.toFixed(2)} ms/step · ${scene.world.contacts.length} contacts · ${rest.onFloor}/${rest.total} on the floor${rest.fellThrough > 0 ? ` · ${rest.fellThrough} fell through` : ''}${rest.offEdge > 0 ? ` · ${rest.offEdge} off the edge` : ''}`;
   (document.getElementById('path') as HTMLDivElement).textContent = pathText();
   renderer.render(view, camera);

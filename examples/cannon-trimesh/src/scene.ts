@@ -179,22 +179,22 @@ export interface Landing {
   lowest: number;
 }
 
-/** Where the scene's dropped bodies are after the last step (every body but the floor and the ramp). */
-export function landingStats(scene: Scene): Landing {
+/** Scratch of {@link landingStats}: 1 for a body (by its index in the world) in a contact of the last step. */
+let touching = new Uint8Array(0);
+
+/**
+ * Where the scene's dropped bodies are after the last step (every body but the floor and the ramp),
+ * written to `end` (a new record by default; the browser page passes the same one every frame).
+ */
+export function landingStats(scene: Scene, end: Landing = {} as Landing): Landing {
+  const n = scene.world.bodies.length;
+  if (touching.length < n) touching = new Uint8Array(2 * n);
+  touching.fill(0, 0, n);
+  for (const c of scene.world.contacts) touching[c.bi.index] = touching[c.bj.index] = 1;
   let half = Number.POSITIVE_INFINITY;
   for (const b of scene.bodies) if (b.kind === 'floor') half = b.size;
-  // The bodies in a contact of the last step, by their index in the world.
-  const touching = new Uint8Array(scene.world.bodies.length);
-  for (const c of scene.world.contacts) touching[c.bi.index] = touching[c.bj.index] = 1;
-  const end: Landing = {
-    onFloor: 0,
-    atRest: 0,
-    offEdge: 0,
-    fellThrough: 0,
-    inAir: 0,
-    total: 0,
-    lowest: Infinity,
-  };
+  end.onFloor = end.atRest = end.offEdge = end.fellThrough = end.inAir = end.total = 0;
+  end.lowest = Number.POSITIVE_INFINITY;
   for (const b of scene.bodies) {
     if (b.kind === 'floor' || b.kind === 'ramp') continue;
     end.total++;
