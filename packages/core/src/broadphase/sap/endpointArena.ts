@@ -3,7 +3,9 @@
  * block (the same start on every axis) of 8·2^c endpoints for some size class c, and moves to a block
  * twice as large when it fills. Freed blocks go to a free list per size class. Keeping every list in
  * the same two typed arrays per axis (values and tokens) means an endpoint is found with a single
- * index — no object per region to chase through cache misses.
+ * index — no object per region to chase through cache misses. Now and then the blocks are laid out
+ * again, one after another in a given order, in spare copies of the arrays that are then swapped in
+ * (a compacting copy: nothing is allocated once the spares have the arena's size).
  */
 import { growArray } from '../../growArray.js';
 
@@ -22,6 +24,10 @@ export class EndpointArena {
    */
   private readonly free: Int32Array[] = [];
   private readonly freeCount: number[] = [];
+  /** Second copies of `values` and `tokens`: a re-layout writes the blocks there, then swaps them in. */
+  spareValues: Float64Array[] = [];
+  /** See `spareValues`. */
+  spareTokens: Int32Array[] = [];
 
   constructor(
     readonly dimensions: number,
@@ -69,6 +75,29 @@ export class EndpointArena {
     this.free[c] = growArray(this.free[c], n + 1);
     this.free[c][n] = start;
     this.freeCount[c] = n + 1;
+  }
+
+  /** Sizes the spare arrays as the arena's (made once, then reused) for a re-layout to write into. */
+  prepareSpare(): void {
+    for (let k = 0; k < this.dimensions; k++) {
+      const n = this.values[k].length;
+      if (this.spareValues[k]?.length !== n) {
+        this.spareValues[k] = new Float64Array(n);
+        this.spareTokens[k] = new Int32Array(n);
+      }
+    }
+  }
+
+  /** Ends a re-layout: the spare arrays, holding every block one after another below `top`, swap in. */
+  swapSpare(top: number): void {
+    const v = this.values;
+    const t = this.tokens;
+    this.values = this.spareValues;
+    this.tokens = this.spareTokens;
+    this.spareValues = v;
+    this.spareTokens = t;
+    this.top = top;
+    this.freeCount.fill(0);
   }
 
   /** Forgets every block. */

@@ -7,8 +7,10 @@
  * (where big boxes meet each other) and in every existing cell they overlap (where they meet small
  * boxes), as Bullet's btMultiSapBroadphase keeps large proxies in its global SAP.
  *
- * Entries are pooled and renumbered region by region now and then, so that the work an update does
- * in one region reads and writes one small stretch of the per-entry arrays. A box's static flag is applied here too: it decides which of the box's pairs are counted.
+ * Entries are pooled and renumbered region by region now and then, and the regions' blocks of the
+ * endpoint arena laid out again in the same order, so that the work an update does in one region reads
+ * and writes one small stretch of the per-entry arrays and of each list array, next to the region
+ * visited after it. A box's static flag is applied here too: it decides which of the box's pairs are counted.
  */
 import { growArray } from '../../growArray.js';
 import { EndpointArena } from './endpointArena.js';
@@ -318,6 +320,7 @@ export abstract class SapEntries extends SapLists {
     this.where = where;
     this.entriesUsed = live;
     this.freeEntryCount = 0;
+    this.relayRegions();
   }
 
   /** Rebuilds every region for the current cell size; all pairs are counted afresh by the sweeps. */

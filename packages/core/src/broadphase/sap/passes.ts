@@ -366,7 +366,7 @@ export abstract class SapPasses extends SapCrossings {
           (!movingFixed || fixed[entryObject[nt >> 1]] === 0) &&
           this.meetOnOtherAxes(token >> 1, nt >> 1, k)
         )
-          this.swapOnAxis(token >> 1, nt >> 1, k);
+          this.swapOnAxis(token >> 1, nt >> 1, k, isMax);
         v[i] = nv;
         t[i] = nt;
         where[whereOfToken(nt, d2, k)] = i;
@@ -379,25 +379,29 @@ export abstract class SapPasses extends SapCrossings {
   }
 
   /**
-   * The swap rule of a pass for one min/max swap on axis k of entries ea and eb, which meet on the
-   * other axes as the pass left them (below k sorted already, above still as listed): applies the
-   * change in their pair's overlap between before this axis and after. A pair changes state on the
-   * axis by exactly one flip of its two min/max orders, so applying it at any of its swaps is the same.
+   * The swap rule of a pass for one min/max swap on axis k: entry ea's endpoint (a min if `isMax` is
+   * 0) sifting down past entry eb's, the two meeting on the other axes as the pass left them (below k
+   * sorted already, above still as listed). Applies the change in their pair's overlap on axis k
+   * between before this axis's pass and after. A pair changes state on the axis by exactly one flip of
+   * its two min/max orders, so applying it at any of its swaps is the same. The list was sorted by
+   * (listed value, isMax) before the pass, and eb's endpoint, below ea's, came before it then:
+   * - a's min passing b's max: b's max was below a's min (strictly, a min sorting first at equal
+   *   values), so they did not overlap before; a's min ends below b's max, so they overlap after
+   *   exactly when b's min lies at or below a's max (latest bounds) — the listed bounds are not read;
+   * - a's max passing b's min: b's min was at or below a's max, and a's max ends below b's min, so
+   *   they do not overlap after, and did before exactly when a's min lay at or below b's max (listed).
    */
-  private swapOnAxis(ea: number, eb: number, k: number): void {
+  private swapOnAxis(ea: number, eb: number, k: number, isMax: number): void {
     const d = this.dimensions;
     const d2 = 2 * d;
     const a = this.entryObject[ea];
     const b = this.entryObject[eb];
-    const l = this.listed;
-    const box = this.store.bounds;
-    const oa = a * d2;
-    const ob = b * d2;
-    const before = l[oa + k] <= l[ob + d + k] && l[ob + k] <= l[oa + d + k];
-    const after = box[oa + k] <= box[ob + d + k] && box[ob + k] <= box[oa + d + k];
-    if (before !== after) {
-      if (before) this.pairSet.decrement(a, b);
-      else this.pairSet.increment(a, b);
+    if (isMax === 0) {
+      const box = this.store.bounds;
+      if (box[b * d2 + k] <= box[a * d2 + d + k]) this.pairSet.increment(a, b);
+    } else {
+      const l = this.listed;
+      if (l[a * d2 + k] <= l[b * d2 + d + k]) this.pairSet.decrement(a, b);
     }
   }
 
@@ -405,9 +409,10 @@ export abstract class SapPasses extends SapCrossings {
    * The new values of region r's boxes (all axes): its entries are listed from its axis-0 list (min
    * tokens), then each entry's values are copied from the box's latest bounds. With `all`, every entry
    * is written — a box that did not move has the values it is listed with, so nothing changes for it —
-   * and the copy loop has no branch: the random reads of the boxes' bounds overlap each other instead of
-   * waiting behind a mispredicted branch each (the cost of a frame at 100 000 boxes). Else only the
-   * moved boxes' entries are.
+   * and the copy loop has no branch. Else only the moved boxes' entries are. The boxes' bounds are read
+   * at random (the cost of a frame at 100 000 boxes): with `all`, a loop as short as can be first
+   * touches each box's cache lines, so that many of those reads are in flight at once (the copy loop,
+   * with its stores, kept few), and the copy then finds them in the cache.
    */
   private writeRegionValues(r: number, all: boolean): void {
     const d = this.dimensions;
@@ -431,6 +436,16 @@ export abstract class SapPasses extends SapCrossings {
       const token = t0[i];
       entries[count] = token >> 1;
       count += (token & 1) ^ 1;
+    }
+    if (all) {
+      // A box's first and last bound: both cache lines it may straddle.
+      let touch = 0;
+      for (let j = 0; j < count; j++) {
+        const o = entryObject[entries[j]] * d2;
+        touch += box[o] + box[o + d2 - 1];
+      }
+      // Kept somewhere, so that the reads are not optimized away.
+      this.touchSink[0] = touch;
     }
     const flag = this.dirtyFlag;
     for (let j = 0; j < count; j++) {

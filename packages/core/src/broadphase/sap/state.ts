@@ -198,6 +198,8 @@ export abstract class SapState extends PairedBroadphase {
   protected swapCount = 0;
   /** Open entries of a sweep (of dynamic boxes); a region's entries while a pass writes its values. */
   protected active = new Int32Array(16);
+  /** Where the cache-warming reads leave their sum, so the compiler keeps them (passes.ts). */
+  protected readonly touchSink = new Float64Array(1);
   /** Open entries of static boxes in a sweep (they meet only the dynamic ones). */
   protected activeFixed = new Int32Array(16);
   /**
