@@ -214,18 +214,14 @@ export class PairCollisionMatrix {
     this.slotOf[e] = s;
   }
 
-  /** Empties the table slot holding (i, j), shifting later probes back (linear-probing delete). */
-  private clearSlot(i: number, j: number): void {
+  /**
+   * Empties the table slot of entry `entry` (its `slotOf`), shifting later probes back (linear-probing
+   * delete).
+   */
+  private clearSlot(entry: number): void {
     const mask = this.mask;
     const table = this.table;
-    let s = pairHash(i, j) & mask;
-    for (;;) {
-      const t = table[s];
-      if (t === 0) return;
-      const e = t - 1;
-      if (this.hi[e] === i && this.lo[e] === j) break;
-      s = (s + 1) & mask;
-    }
+    const s = this.slotOf[entry];
     // Backward-shift deletion keeps every remaining key reachable without tombstones.
     let hole = s;
     let k = (s + 1) & mask;
@@ -247,7 +243,7 @@ export class PairCollisionMatrix {
 
   /** Removes dense entry e (swap with the last one). */
   private removeEntry(e: number): void {
-    this.clearSlot(this.hi[e], this.lo[e]);
+    this.clearSlot(e);
     const last = --this.size;
     if (e !== last) {
       const i = this.hi[last];

@@ -126,7 +126,6 @@ function swap1(a: Float64Array, i: number, j: number): void {
   a[j] = t;
 }
 
-/** Turns the manifold into cannon contact equations (and friction) on `np`. */
 /**
  * Turns the manifold into cannon contact equations (and friction) on `np`, for bodies `bi`, `bj` and
  * shapes `si`, `sj`.

@@ -76,43 +76,35 @@ export function installStepRemovals(w: StepRemovalWorld): void {
     }
     if (moved) for (let i = 0; i < bodies.length; i++) bodies[i].index = i;
   };
-  Object.defineProperty(w, 'internalStep', {
-    configurable: true,
-    writable: true,
-    value: function internalStep(this: StepRemovalWorld, dt: number): void {
-      const outer = state.count;
-      state.count = this.bodies.length;
-      try {
-        proto.internalStep.call(this, dt);
-      } finally {
-        unpad(this.bodies);
-        state.count = outer;
-      }
-    },
-  });
-  Object.defineProperty(w, 'emitContactEvents', {
-    configurable: true,
-    writable: true,
-    value: function emitContactEvents(this: StepRemovalWorld): void {
-      proto.emitContactEvents.call(this);
-      // The last listeners before the wake-up and damping loops have run.
-      if (state.count > 0) pad(this.bodies);
-    },
-  });
-  Object.defineProperty(w, 'dispatchEvent', {
-    configurable: true,
-    writable: true,
-    value: function dispatchEvent(this: StepRemovalWorld, event: { type: string }): unknown {
-      if (state.count === 0 || (event.type !== 'preStep' && event.type !== 'postStep')) {
-        return proto.dispatchEvent.call(this, event);
-      }
+  /** An own, non-enumerable, writable and configurable property of `w` (shadowing the prototype's). */
+  const define = (name: string, value: unknown): void => {
+    Object.defineProperty(w, name, { configurable: true, writable: true, value });
+  };
+  define('internalStep', function internalStep(this: StepRemovalWorld, dt: number): void {
+    const outer = state.count;
+    state.count = this.bodies.length;
+    try {
+      proto.internalStep.call(this, dt);
+    } finally {
       unpad(this.bodies);
-      try {
-        return proto.dispatchEvent.call(this, event);
-      } finally {
-        pad(this.bodies); // the integration, or the sleep pass, comes next
-      }
-    },
+      state.count = outer;
+    }
+  });
+  define('emitContactEvents', function emitContactEvents(this: StepRemovalWorld): void {
+    proto.emitContactEvents.call(this);
+    // The last listeners before the wake-up and damping loops have run.
+    if (state.count > 0) pad(this.bodies);
+  });
+  define('dispatchEvent', function dispatchEvent(this: StepRemovalWorld, event: { type: string }): unknown {
+    if (state.count === 0 || (event.type !== 'preStep' && event.type !== 'postStep')) {
+      return proto.dispatchEvent.call(this, event);
+    }
+    unpad(this.bodies);
+    try {
+      return proto.dispatchEvent.call(this, event);
+    } finally {
+      pad(this.bodies); // the integration, or the sleep pass, comes next
+    }
   });
 }
 

@@ -10,11 +10,15 @@
  * (The tree itself: `@sieve/core`'s `MeshBVH`, an AABB bounding-volume hierarchy as in
  * Ericson's Real-Time Collision Detection, chapter 6.)
  */
-import { MeshBVH } from '@sieve/core';
+import { buildMeshTree, MeshBVH, type MeshTree, meshBVHFromTree } from '@sieve/core';
 import type { Quaternion, Trimesh, Vec3 } from 'cannon-es';
 
 interface Entry {
-  bvh: MeshBVH;
+  /**
+   * The tree: plain data as built (the contact handlers need no more), the `MeshBVH` holding the same
+   * buffers once {@link trimeshBVH} has handed it out (then the handlers query it, refits included).
+   */
+  bvh: MeshTree;
   vertices: Float32Array;
   indices: ArrayLike<number>;
   /** Unsigned triangle indices (3 per triangle). */
@@ -33,7 +37,7 @@ function entryOf(shape: Trimesh): Entry {
       shape.vertices instanceof Float32Array
         ? shape.vertices
         : new Float32Array(shape.vertices as ArrayLike<number>);
-    e = { bvh: new MeshBVH(vertices, index), vertices: shape.vertices, indices: raw, index };
+    e = { bvh: buildMeshTree(vertices, index), vertices: shape.vertices, indices: raw, index };
     cache.set(shape, e);
   }
   return e;
@@ -47,6 +51,17 @@ function entryOf(shape: Trimesh): Entry {
  * of 3 or an index past the vertices.
  */
 export function trimeshBVH(shape: Trimesh): MeshBVH {
+  const e = entryOf(shape);
+  const bvh = e.bvh instanceof MeshBVH ? e.bvh : meshBVHFromTree(e.bvh);
+  e.bvh = bvh;
+  return bvh;
+}
+
+/**
+ * The tree {@link trimeshBVH} answers for, as the contact handlers read it: the same buffers, without
+ * making the `MeshBVH` (so that a page which never asks for one does not bundle its class).
+ */
+export function trimeshTree(shape: Trimesh): MeshTree {
   return entryOf(shape).bvh;
 }
 

@@ -19,19 +19,12 @@
  * The `justTest` form (kinematic/static pairs) only answers overlap. All scratch is made once per
  * installation, so a step allocates nothing once the buffers have grown to the scene.
  */
-import {
-  MeshContacts,
-  MeshMeshResult,
-  meshMeshIntersects,
-  meshMeshPairs,
-  meshObbContacts,
-  meshObbIntersects,
-} from '@sieve/core';
+import { growArray, MeshContacts, MeshMeshResult, meshMeshTriangles, meshObbQuery } from '@sieve/core';
 import { Box, type ConvexPolyhedron, type Narrowphase, type Trimesh } from 'cannon-es';
 import { emit, Manifold } from './contactManifold.js';
 import type { Handler } from './narrowphase.js';
 import { clipBehind, copyTriangle, maxDepth, TRI, triangleNormal } from './triangleClip.js';
-import { rotationOf, shapeMatrix, transformVertex, trimeshBVH, trimeshIndex } from './trimeshCache.js';
+import { rotationOf, shapeMatrix, transformVertex, trimeshIndex, trimeshTree } from './trimeshCache.js';
 
 /** Points of the last clip below the clipping triangle's plane: xyz and depth. */
 const CLIP_PTS = new Float64Array(4 * 8);
@@ -122,12 +115,13 @@ export function makeTrimeshHandlers(maxContacts: number): {
   ) {
     const a = si as Trimesh;
     const b = sj as Trimesh;
-    const bvhA = trimeshBVH(a);
-    const bvhB = trimeshBVH(b);
+    const bvhA = trimeshTree(a);
+    const bvhB = trimeshTree(b);
     shapeMatrix(xi, qi, a.scale, MA);
     shapeMatrix(xj, qj, b.scale, MB);
-    if (justTest) return meshMeshIntersects(bvhA, MA, bvhB, MB, pairs);
-    const n = meshMeshPairs(bvhA, MA, bvhB, MB, pairs);
+    // The pairs alone (the hit data of `meshMeshPairs` is not used).
+    const n = meshMeshTriangles(bvhA, MA, bvhB, MB, pairs, justTest === true);
+    if (justTest) return n > 0;
     if (n === 0) return false;
     const ia = trimeshIndex(a);
     const ib = trimeshIndex(b);
@@ -164,7 +158,7 @@ export function makeTrimeshHandlers(maxContacts: number): {
     const hull: ConvexPolyhedron = isBox
       ? (si as Box).convexPolyhedronRepresentation
       : (si as ConvexPolyhedron);
-    const bvh = trimeshBVH(mesh);
+    const bvh = trimeshTree(mesh);
     const index = trimeshIndex(mesh);
     shapeMatrix(xj, qj, mesh.scale, MB);
     // The hull in world space: vertices and its oriented box (for the BVH query).
@@ -202,8 +196,8 @@ export function makeTrimeshHandlers(maxContacts: number): {
     obb[12] = 0.5 * (ux - lx);
     obb[13] = 0.5 * (uy - ly);
     obb[14] = 0.5 * (uz - lz);
-    if (justTest && isBox) return meshObbIntersects(bvh, MB, obb);
-    const nt = meshObbContacts(bvh, MB, obb, meshContacts);
+    if (justTest && isBox) return meshObbQuery(bvh, MB, obb, null) > 0;
+    const nt = meshObbQuery(bvh, MB, obb, meshContacts);
     if (nt === 0) return false;
     // The hull's faces as world triangles (fans), oriented like cannon's outward face normals.
     const faces = hull.faces;
@@ -216,11 +210,7 @@ export function makeTrimeshHandlers(maxContacts: number): {
       const wy = rot[3] * fn.x + rot[4] * fn.y + rot[5] * fn.z;
       const wz = rot[6] * fn.x + rot[7] * fn.y + rot[8] * fn.z;
       for (let c = 1; c + 1 < face.length; c++) {
-        if (hullTris.length < TRI * (ht + 1)) {
-          const grown = new Float64Array(2 * hullTris.length);
-          grown.set(hullTris);
-          hullTris = grown;
-        }
+        hullTris = growArray(hullTris, TRI * (ht + 1));
         const o = TRI * ht;
         copyTriangle(hullVerts, face[0], face[c], face[c + 1], hullTris, o);
         if (!triangleNormal(hullTris, o)) continue;

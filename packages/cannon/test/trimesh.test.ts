@@ -1,6 +1,7 @@
+import { MeshBVH } from '@sieve/core';
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
-import { hasTrimeshBVH, installSieve, uninstallSieve } from '../src/index.js';
+import { hasTrimeshBVH, installSieve, trimeshBVH, uninstallSieve } from '../src/index.js';
 import { boxTrimesh, floorTrimesh } from './worlds.js';
 
 function world(): CANNON.World {
@@ -65,6 +66,26 @@ describe('trimesh contacts', () => {
     expect(body.position.y).toBeLessThan(0.52);
     expect(speed(body)).toBeLessThan(0.05);
     expect(hasTrimeshBVH(body.shapes[0] as CANNON.Trimesh)).toBe(true);
+  });
+
+  it('trimeshBVH hands out one MeshBVH per shape, the tree the contacts then query', () => {
+    const w = world();
+    const floor = addFloor(w);
+    const body = new CANNON.Body({ mass: 1, shape: boxTrimesh(0.5, 0.5, 0.5) });
+    body.position.set(0, 0.6, 0);
+    w.addBody(body);
+    installSieve(w);
+    settle(w, 30, [body], () => 0); // the handlers build the trees first
+    const shape = floor.shapes[0] as CANNON.Trimesh;
+    const bvh = trimeshBVH(shape);
+    expect(bvh).toBeInstanceOf(MeshBVH);
+    expect(trimeshBVH(shape)).toBe(bvh);
+    // The floor's tree moved down by 1 through the MeshBVH: the box follows it down.
+    for (let k = 1; k < shape.vertices.length; k += 3) shape.vertices[k] -= 1;
+    bvh.refit();
+    settle(w, 120, [body], () => 0);
+    expect(body.position.y).toBeLessThan(-0.4);
+    expect(body.position.y).toBeGreaterThan(-0.6);
   });
 
   it('a stack of boxes on a trimesh floor stays stacked', () => {

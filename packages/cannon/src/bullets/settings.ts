@@ -234,6 +234,13 @@ function resolveSettings(s: BulletSettings): ResolvedSettings {
   return { stop: response === 'stop', restitution };
 }
 
+const FINITE_NON_NEGATIVE = 'a finite number >= 0';
+
+/** Throws the `RangeError` `${fn}: ${name} must be ${what}, got ${value}` unless `ok`. */
+function must(ok: boolean, fn: string, name: string, what: string, value: unknown): void {
+  if (!ok) throw new RangeError(`${fn}: ${name} must be ${what}, got ${String(value)}`);
+}
+
 /**
  * Checks `options` (throwing a TypeError/RangeError naming the bad option, as `fn`) and returns them
  * with their defaults.
@@ -247,27 +254,37 @@ export function checkBulletOptions(options: BulletOptions, fn: string): BulletCo
     BULLET_OPTION_KEYS,
   );
   const { tolerance, maxIterations, slop } = options;
-  if (
-    tolerance !== undefined &&
-    !(typeof tolerance === 'number' && tolerance > 0 && Number.isFinite(tolerance))
-  ) {
-    throw new RangeError(`${fn}: tolerance must be a finite number > 0, got ${String(tolerance)}`);
-  }
-  if (maxIterations !== undefined && !(Number.isInteger(maxIterations) && maxIterations >= 1)) {
-    throw new RangeError(`${fn}: maxIterations must be an integer >= 1, got ${String(maxIterations)}`);
-  }
-  if (slop !== undefined && !(typeof slop === 'number' && slop >= 0 && Number.isFinite(slop))) {
-    throw new RangeError(`${fn}: slop must be a finite number >= 0, got ${String(slop)}`);
-  }
+  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  must(
+    tolerance === undefined || (finite(tolerance) && tolerance > 0),
+    fn,
+    'tolerance',
+    'a finite number > 0',
+    tolerance,
+  );
+  must(
+    maxIterations === undefined || (Number.isInteger(maxIterations) && maxIterations >= 1),
+    fn,
+    'maxIterations',
+    'an integer >= 1',
+    maxIterations,
+  );
+  must(slop === undefined || (finite(slop) && slop >= 0), fn, 'slop', FINITE_NON_NEGATIVE, slop);
   const motionThreshold = options.motionThreshold ?? 0.5;
-  if (!(typeof motionThreshold === 'number' && motionThreshold >= 0 && Number.isFinite(motionThreshold))) {
-    throw new RangeError(
-      `${fn}: motionThreshold must be a finite number >= 0, got ${String(motionThreshold)}`,
-    );
-  }
+  must(
+    finite(motionThreshold) && motionThreshold >= 0,
+    fn,
+    'motionThreshold',
+    FINITE_NON_NEGATIVE,
+    motionThreshold,
+  );
   const coreFraction = options.coreFraction ?? 0.25;
-  if (!(typeof coreFraction === 'number' && coreFraction > 0 && coreFraction <= 1)) {
-    throw new RangeError(`${fn}: coreFraction must be a number in (0, 1], got ${String(coreFraction)}`);
-  }
+  must(
+    typeof coreFraction === 'number' && coreFraction > 0 && coreFraction <= 1,
+    fn,
+    'coreFraction',
+    'a number in (0, 1]',
+    coreFraction,
+  );
   return { tolerance, maxIterations: maxIterations ?? 128, slop, motionThreshold, coreFraction };
 }

@@ -62,31 +62,20 @@ function clipPlane(): void {
   for (let vi = 0; vi < numVerts; vi++) {
     const l = 3 * vi;
     const nDotLast = nx * I[l] + ny * I[l + 1] + nz * I[l + 2] + c;
-    if (nDotFirst < 0) {
-      const o = 3 * nOut++;
-      if (nDotLast < 0) {
-        O[o] = I[l];
-        O[o + 1] = I[l + 1];
-        O[o + 2] = I[l + 2];
-      } else {
-        const t = nDotFirst / (nDotFirst - nDotLast);
-        const x = I[f];
-        const y = I[f + 1];
-        const z = I[f + 2];
-        O[o] = x + (I[l] - x) * t;
-        O[o + 1] = y + (I[l + 1] - y) * t;
-        O[o + 2] = z + (I[l + 2] - z) * t;
-      }
-    } else if (nDotLast < 0) {
+    const lastIn = nDotLast < 0;
+    // Edge first → last: its crossing point where it crosses the plane, then `last` if it is behind.
+    if (nDotFirst < 0 !== lastIn) {
       const t = nDotFirst / (nDotFirst - nDotLast);
       const x = I[f];
       const y = I[f + 1];
       const z = I[f + 2];
-      let o = 3 * nOut++;
+      const o = 3 * nOut++;
       O[o] = x + (I[l] - x) * t;
       O[o + 1] = y + (I[l + 1] - y) * t;
       O[o + 2] = z + (I[l + 2] - z) * t;
-      o = 3 * nOut++;
+    }
+    if (lastIn) {
+      const o = 3 * nOut++;
       O[o] = I[l];
       O[o + 1] = I[l + 1];
       O[o + 2] = I[l + 2];

@@ -12,7 +12,7 @@
 import type { Body, ConvexPolyhedron, Narrowphase, Quaternion, Vec3 } from 'cannon-es';
 import { clipHull, clipOut } from './clipHull.js';
 import { hullData } from './hullData.js';
-import { loadPair } from './pairFrame.js';
+import { loadPair, toBodies } from './pairFrame.js';
 import { separatingAxis, separatingAxisOut } from './separatingAxis.js';
 
 type ConvexConvex = (
@@ -147,18 +147,7 @@ export const convexConvexExact: ConvexConvex = function convexConvex(
     rj.x = rj.x - xj.x;
     rj.y = rj.y - xj.y;
     rj.z = rj.z - xj.z;
-    ri.x = xi.x + ri.x;
-    ri.y = xi.y + ri.y;
-    ri.z = xi.z + ri.z;
-    ri.x = ri.x - bi.position.x;
-    ri.y = ri.y - bi.position.y;
-    ri.z = ri.z - bi.position.z;
-    rj.x = xj.x + rj.x;
-    rj.y = xj.y + rj.y;
-    rj.z = xj.z + rj.z;
-    rj.x = rj.x - bj.position.x;
-    rj.y = rj.y - bj.position.y;
-    rj.z = rj.z - bj.position.z;
+    toBodies(r, xi, xj, bi, bj);
     this.result.push(r);
     numContacts++;
     if (!this.enableFrictionReduction) np.createFrictionEquationsFromContact(r, np.frictionResult);

@@ -50,7 +50,11 @@ export interface HullData {
 
 const cache = new WeakMap<ConvexPolyhedron, HullData>();
 
-function grow(a: Float64Array, n: number): Float64Array {
+/**
+ * `a` if it holds `n` numbers, else a new zeroed array of at least `n` and twice `a`'s length (the old
+ * contents are not copied). Also grows the pair frame's scratch (`pairFrame.ts`).
+ */
+export function grow(a: Float64Array, n: number): Float64Array {
   return a.length >= n ? a : new Float64Array(Math.max(n, 2 * a.length));
 }
 
@@ -79,38 +83,26 @@ export function hullData(shape: ConvexPolyhedron): HullData {
   return h;
 }
 
-/** Copies `list` into `out` (3 per entry); whether every coordinate is finite and under 1e100. */
-function copyVectors(list: Vec3[], n: number, out: Float64Array): boolean {
+/**
+ * What {@link copyVectors} found (typed-array slots: a returned double would box): the largest absolute
+ * coordinate copied (0), 1 if `out` held the same numbers before (1), 1 if a null entry stopped it (2).
+ */
+const COPIED = new Float64Array(3);
+
+/**
+ * Copies `list` into `out` (3 per entry), stopping at a null entry; whether every coordinate is finite
+ * and under 1e100 (false at a null entry). With `compare`, also whether `out` held them already (`!==`
+ * treats 0 and -0 alike, as the twin relation may: see the separating-axis module). See {@link COPIED}.
+ */
+function copyVectors(list: Vec3[], n: number, out: Float64Array, compare: boolean): boolean {
+  let same = compare;
   let big = 0;
   let bad = 0;
+  COPIED[2] = 0;
   for (let i = 0; i < n; i++) {
     const v = list[i];
-    if (v == null) return false;
-    const x = v.x;
-    const y = v.y;
-    const z = v.z;
-    out[3 * i] = x;
-    out[3 * i + 1] = y;
-    out[3 * i + 2] = z;
-    bad += x - x + (y - y) + (z - z);
-    const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
-    if (m > big) big = m;
-  }
-  return bad === 0 && big < HUGE;
-}
-
-function refresh(h: HullData, shape: ConvexPolyhedron): void {
-  const vs = shape.vertices;
-  const nv = vs.length;
-  // Vertices: compared (for the cube map) while copied.
-  let same = nv === h.nv;
-  h.verts = grow(h.verts, 3 * nv);
-  const V = h.verts;
-  let big = 0;
-  let bad = 0;
-  for (let i = 0; i < nv; i++) {
-    const v = vs[i];
     if (v == null) {
+      COPIED[2] = 1;
       bad = Number.NaN;
       break;
     }
@@ -118,29 +110,42 @@ function refresh(h: HullData, shape: ConvexPolyhedron): void {
     const y = v.y;
     const z = v.z;
     const k = 3 * i;
-    if (same && (V[k] !== x || V[k + 1] !== y || V[k + 2] !== z)) same = false;
-    V[k] = x;
-    V[k + 1] = y;
-    V[k + 2] = z;
+    if (same && (out[k] !== x || out[k + 1] !== y || out[k + 2] !== z)) same = false;
+    out[k] = x;
+    out[k + 1] = y;
+    out[k + 2] = z;
     bad += x - x + (y - y) + (z - z);
     const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
     if (m > big) big = m;
   }
+  COPIED[0] = big;
+  COPIED[1] = same ? 1 : 0;
+  return bad === 0 && big < HUGE;
+}
+
+function refresh(h: HullData, shape: ConvexPolyhedron): void {
+  const vs = shape.vertices;
+  const nv = vs.length;
+  // Vertices: compared (for the cube map) while copied.
+  h.verts = grow(h.verts, 3 * nv);
+  const V = h.verts;
+  const vertsOk = copyVectors(vs, nv, V, nv === h.nv);
+  const same = COPIED[1] === 1;
   h.nv = nv;
-  h.extent = big;
+  h.extent = COPIED[0];
   const nf = shape.faces.length;
   h.nf = nf;
   h.normals = grow(h.normals, 3 * nf);
-  const normalsOk = shape.faceNormals.length >= nf && copyVectors(shape.faceNormals, nf, h.normals);
+  const normalsOk = shape.faceNormals.length >= nf && copyVectors(shape.faceNormals, nf, h.normals, false);
   const axes = shape.uniqueAxes;
   let axesOk = true;
   if (axes) {
     h.na = axes.length;
     h.axes = grow(h.axes, 3 * axes.length);
-    axesOk = copyVectors(axes, axes.length, h.axes);
+    axesOk = copyVectors(axes, axes.length, h.axes, false);
   } else h.na = -1;
   const edgesOk = refreshEdges(h, shape.uniqueEdges);
-  h.valid = bad === 0 && nv > 0 && nf > 0 && big < HUGE && normalsOk && axesOk && edgesOk;
+  h.valid = vertsOk && nv > 0 && nf > 0 && normalsOk && axesOk && edgesOk;
   if (!same) {
     h.support = null;
     h.steady = false;
@@ -154,29 +159,12 @@ function refresh(h: HullData, shape: ConvexPolyhedron): void {
  */
 function refreshEdges(h: HullData, list: Vec3[]): boolean {
   const ne = list.length;
-  let same = ne === h.ne;
   h.edges = grow(h.edges, 3 * ne);
   const E = h.edges;
-  let big = 0;
-  let bad = 0;
-  for (let i = 0; i < ne; i++) {
-    const v = list[i];
-    if (v == null) return false;
-    const x = v.x;
-    const y = v.y;
-    const z = v.z;
-    const k = 3 * i;
-    // `!==` treats 0 and -0 alike, as the twin relation may (see the separating-axis module).
-    if (same && (E[k] !== x || E[k + 1] !== y || E[k + 2] !== z)) same = false;
-    E[k] = x;
-    E[k + 1] = y;
-    E[k + 2] = z;
-    bad += x - x + (y - y) + (z - z);
-    const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
-    if (m > big) big = m;
-  }
+  const ok = copyVectors(list, ne, E, ne === h.ne);
+  if (COPIED[2] === 1) return false;
   h.ne = ne;
-  if (!same || h.twin.length !== ne) {
+  if (COPIED[1] === 0 || h.twin.length !== ne) {
     const twin = h.twin.length === ne ? h.twin : new Int32Array(ne);
     for (let i = 0; i < ne; i++) {
       twin[i] = i;
@@ -192,7 +180,7 @@ function refreshEdges(h: HullData, list: Vec3[]): boolean {
     }
     h.twin = twin;
   }
-  return bad === 0 && big < HUGE;
+  return ok;
 }
 
 /** The support-vertex cube map of a vertex set (see the module comment). */
@@ -267,16 +255,11 @@ export function supportCell(d: Float64Array, o: number): number {
   return (face * G + i) * G + j;
 }
 
-const OPPOSITE = new Uint16Array(6 * SUPPORT_GRID * SUPPORT_GRID);
-for (let cell = 0; cell < OPPOSITE.length; cell++) {
-  const G = SUPPORT_GRID;
-  const face = Math.floor(cell / (G * G));
-  const i = Math.floor(cell / G) % G;
-  const j = cell % G;
-  OPPOSITE[cell] = ((face ^ 1) * G + (G - 1 - i)) * G + (G - 1 - j);
-}
-
 /** The cell of the direction opposite to the one of `cell` (mirrored through the centre). */
 export function oppositeCell(cell: number): number {
-  return OPPOSITE[cell];
+  const GG = SUPPORT_GRID * SUPPORT_GRID;
+  const face = Math.floor(cell / GG);
+  // The other face of the same axis, and the cell (i, j) of the face mirrored to (G−1−i, G−1−j):
+  // (G−1−i)·G + (G−1−j) = G² − 1 − (i·G + j).
+  return (face ^ 1) * GG + GG - 1 - (cell - face * GG);
 }

@@ -7,10 +7,11 @@
  * and each hull's edges seen from the other's frame.
  *
  * One pair at a time (module-level scratch, grown as needed, never shrunk): the pair's hulls are set by
- * {@link loadPair}, the edge arrays by {@link loadEdges} when the edge axes are reached.
+ * {@link loadPair}, the edge arrays by {@link loadEdges} when the edge axes are reached. Last, the
+ * contacts' vectors go from the shapes' frames to the bodies' ({@link toBodies}), as cannon does.
  */
-import type { Quaternion, Vec3 } from 'cannon-es';
-import type { HullData } from './hullData.js';
+import type { Body, ContactEquation, Quaternion, Vec3 } from 'cannon-es';
+import { grow, type HullData } from './hullData.js';
 
 /** {@link rotate} modes: the quaternion itself, with `w` negated, or conjugated. */
 export const AS_IS = 0;
@@ -109,10 +110,6 @@ export const pair: PairFrame = {
 
 const TMP = new Float64Array(6);
 
-function grow(a: Float64Array, n: number): Float64Array {
-  return a.length >= n ? a : new Float64Array(Math.max(n, 2 * a.length));
-}
-
 /** Loads hull A at (pA, qA) and hull B at (pB, qB): quaternions, origins, normals, axes, vertices. */
 export function loadPair(A: HullData, B: HullData, pA: Vec3, qA: Quaternion, pB: Vec3, qB: Quaternion): void {
   const P = pair;
@@ -165,30 +162,29 @@ export function loadPair(A: HullData, B: HullData, pA: Vec3, qA: Quaternion, pB:
 /** World unique edges of both hulls (twins skipped: never read), and, with bounds, each in the other's frame. */
 export function loadEdges(A: HullData, B: HullData): void {
   const P = pair;
-  const q = P.q;
-  P.edgesA = grow(P.edgesA, 3 * A.ne);
-  P.edgesB = grow(P.edgesB, 3 * B.ne);
-  for (let e = 0; e < A.ne; e++) {
-    if (A.twin[e] !== e) continue;
-    rotate(q, 0, AS_IS, A.edges, 3 * e, P.edgesA, 3 * e);
-  }
-  for (let e = 0; e < B.ne; e++) {
-    if (B.twin[e] !== e) continue;
-    rotate(q, 4, AS_IS, B.edges, 3 * e, P.edgesB, 3 * e);
-  }
+  P.edgesA = turnEdges(A, A.edges, 0, AS_IS, P.edgesA);
+  P.edgesB = turnEdges(B, B.edges, 4, AS_IS, P.edgesB);
   if (!P.bounds) return;
-  P.edgesAinB = grow(P.edgesAinB, 3 * A.ne);
-  P.edgesBinA = grow(P.edgesBinA, 3 * B.ne);
-  const E = P.edgesA;
-  for (let e = 0; e < A.ne; e++) {
-    if (A.twin[e] !== e) continue;
-    rotate(q, 4, CONJUGATE, E, 3 * e, P.edgesAinB, 3 * e);
+  P.edgesAinB = turnEdges(A, P.edgesA, 4, CONJUGATE, P.edgesAinB);
+  P.edgesBinA = turnEdges(B, P.edgesB, 0, CONJUGATE, P.edgesBinA);
+}
+
+/**
+ * The unique edges of `H` in `edges` (twins skipped) turned by the pair's quaternion at `qo` (0: A,
+ * 4: B) as `mode` says, into `out` (grown as needed).
+ */
+function turnEdges(
+  H: HullData,
+  edges: Float64Array,
+  qo: number,
+  mode: number,
+  out: Float64Array,
+): Float64Array {
+  out = grow(out, 3 * H.ne);
+  for (let e = 0; e < H.ne; e++) {
+    if (H.twin[e] === e) rotate(pair.q, qo, mode, edges, 3 * e, out, 3 * e);
   }
-  const F = P.edgesB;
-  for (let e = 0; e < B.ne; e++) {
-    if (B.twin[e] !== e) continue;
-    rotate(q, 0, CONJUGATE, F, 3 * e, P.edgesBinA, 3 * e);
-  }
+  return out;
 }
 
 /** `local` turned by the pair's quaternion at `qo` (0: A, 4: B), into `out` (grown as needed). */
@@ -208,4 +204,25 @@ function addTo(a: Float64Array, n: number, p: Float64Array, po: number): void {
     a[3 * i + 1] = a[3 * i + 1] + y;
     a[3 * i + 2] = a[3 * i + 2] + z;
   }
+}
+
+/**
+ * cannon's last steps of every hull contact, in its order: rj += xj − bj.position, ri += xi −
+ * bi.position (`xi + ri`, then minus the body's position, as cannon's `vadd` and `vsub` round).
+ */
+export function toBodies(r: ContactEquation, xi: Vec3, xj: Vec3, bi: Body, bj: Body): void {
+  const rj = r.rj;
+  const ri = r.ri;
+  rj.x = xj.x + rj.x;
+  rj.y = xj.y + rj.y;
+  rj.z = xj.z + rj.z;
+  rj.x = rj.x - bj.position.x;
+  rj.y = rj.y - bj.position.y;
+  rj.z = rj.z - bj.position.z;
+  ri.x = xi.x + ri.x;
+  ri.y = xi.y + ri.y;
+  ri.z = xi.z + ri.z;
+  ri.x = ri.x - bi.position.x;
+  ri.y = ri.y - bi.position.y;
+  ri.z = ri.z - bi.position.z;
 }

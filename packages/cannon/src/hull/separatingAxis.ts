@@ -168,6 +168,72 @@ function test(): boolean {
 }
 
 /**
+ * A probe of {@link separatingAxis}: of the `n` axes of `N` (world; those of `list`, or all), the one
+ * whose projection on `sign·(posB − posA)` is largest (its absolute value for unique `axes`) goes into
+ * AX and is tested: -1 when there is none, 0 when it separates, 1 with its overlap in S[8].
+ */
+function probe(
+  N: Float64Array,
+  n: number,
+  list: ArrayLike<number> | null | undefined,
+  axes: boolean,
+  sign: number,
+): number {
+  const p = pair.p;
+  const dx = p[3] - p[0];
+  const dy = p[4] - p[1];
+  const dz = p[5] - p[2];
+  let best = -1;
+  let bestDot = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const k = 3 * (list ? list[i] : i);
+    let d = sign * (N[k] * dx + N[k + 1] * dy + N[k + 2] * dz);
+    if (axes) d = Math.abs(d);
+    if (d > bestDot) {
+      bestDot = d;
+      best = k;
+    }
+  }
+  if (best < 0) return -1;
+  AX[0] = N[best];
+  AX[1] = N[best + 1];
+  AX[2] = N[best + 2];
+  return overlapOn() ? 1 : 0;
+}
+
+/**
+ * The face normals (or unique axes) of hull `H` as cannon tests them: the world axes `N` (those of
+ * `list`, or all `n`), with, for the bounds, the local axis in AX at `lo` (3 for A, 6 for B) and the
+ * world axis turned by the conjugate of the other hull's quaternion (at `qo` of the pair's) in the
+ * other slot. False as soon as one separates.
+ */
+function faceAxes(
+  H: HullData,
+  N: Float64Array,
+  n: number,
+  list: ArrayLike<number> | null | undefined,
+  lo: number,
+  qo: number,
+): boolean {
+  const local = H.na >= 0 ? H.axes : H.normals;
+  for (let i = 0; i < n; i++) {
+    const k = 3 * (list ? list[i] : i);
+    AX[0] = N[k];
+    AX[1] = N[k + 1];
+    AX[2] = N[k + 2];
+    if (pair.bounds) {
+      AX[lo] = local[k];
+      AX[lo + 1] = local[k + 1];
+      AX[lo + 2] = local[k + 2];
+      rotate(pair.q, qo, CONJUGATE, AX, 0, AX, 9 - lo);
+      if (skippable()) continue;
+    }
+    if (!test()) return false;
+  }
+  return true;
+}
+
+/**
  * cannon's `findSeparatingAxis` of A and B as loaded by `loadPair` (with cannon's optional face lists):
  * 1 with the axis in {@link separatingAxisOut}, 0 when an axis separates them, or -1 when no axis was
  * tested (cannon would go on with a stale axis: left to cannon's own code).
@@ -181,7 +247,6 @@ export function separatingAxis(
   hullA = A;
   hullB = B;
   const P = pair;
-  const q = P.q;
   const bounds = P.bounds;
   const dx = P.p[3] - P.p[0];
   const dy = P.p[4] - P.p[1];
@@ -196,77 +261,15 @@ export function separatingAxis(
   const listB = B.na >= 0 ? null : faceListB;
   if (bounds) {
     // Probes: A's axis most along B − A, B's most against it (faces) or most along it (axes, either sign).
-    let best = -1;
-    let bestDot = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < nA; i++) {
-      const k = 3 * (listA ? listA[i] : i);
-      let d = NA[k] * dx + NA[k + 1] * dy + NA[k + 2] * dz;
-      if (A.na >= 0) d = Math.abs(d);
-      if (d > bestDot) {
-        bestDot = d;
-        best = k;
-      }
-    }
-    if (best >= 0) {
-      AX[0] = NA[best];
-      AX[1] = NA[best + 1];
-      AX[2] = NA[best + 2];
-      if (!overlapOn()) return 0;
-      S[7] = S[8];
-    }
-    best = -1;
-    bestDot = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < nB; i++) {
-      const k = 3 * (listB ? listB[i] : i);
-      let d = -(NB[k] * dx + NB[k + 1] * dy + NB[k + 2] * dz);
-      if (B.na >= 0) d = Math.abs(d);
-      if (d > bestDot) {
-        bestDot = d;
-        best = k;
-      }
-    }
-    if (best >= 0) {
-      AX[0] = NB[best];
-      AX[1] = NB[best + 1];
-      AX[2] = NB[best + 2];
-      if (!overlapOn()) return 0;
-      if (S[8] < S[7]) S[7] = S[8];
-    }
+    const r = probe(NA, nA, listA, A.na >= 0, 1);
+    if (r === 0) return 0;
+    if (r > 0) S[7] = S[8];
+    const t = probe(NB, nB, listB, B.na >= 0, -1);
+    if (t === 0) return 0;
+    if (t > 0 && S[8] < S[7]) S[7] = S[8];
   }
-  // A's face normals (or unique axes).
-  for (let i = 0; i < nA; i++) {
-    const f = listA ? listA[i] : i;
-    const k = 3 * f;
-    AX[0] = NA[k];
-    AX[1] = NA[k + 1];
-    AX[2] = NA[k + 2];
-    if (bounds) {
-      const LA = A.na >= 0 ? A.axes : A.normals;
-      AX[3] = LA[k];
-      AX[4] = LA[k + 1];
-      AX[5] = LA[k + 2];
-      rotate(q, 4, CONJUGATE, AX, 0, AX, 6);
-      if (skippable()) continue;
-    }
-    if (!test()) return 0;
-  }
-  // B's.
-  for (let i = 0; i < nB; i++) {
-    const f = listB ? listB[i] : i;
-    const k = 3 * f;
-    AX[0] = NB[k];
-    AX[1] = NB[k + 1];
-    AX[2] = NB[k + 2];
-    if (bounds) {
-      const LB = B.na >= 0 ? B.axes : B.normals;
-      rotate(q, 0, CONJUGATE, AX, 0, AX, 3);
-      AX[6] = LB[k];
-      AX[7] = LB[k + 1];
-      AX[8] = LB[k + 2];
-      if (skippable()) continue;
-    }
-    if (!test()) return 0;
-  }
+  // A's face normals (or unique axes), then B's.
+  if (!faceAxes(A, NA, nA, listA, 3, 4) || !faceAxes(B, NB, nB, listB, 6, 0)) return 0;
   // Edge pairs.
   if (A.ne > 0 && B.ne > 0) {
     loadEdges(A, B);

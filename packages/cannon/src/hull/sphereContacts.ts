@@ -16,7 +16,7 @@ import type {
   Vec3,
 } from 'cannon-es';
 import { hullData } from './hullData.js';
-import { AS_IS, rotate } from './pairFrame.js';
+import { AS_IS, rotate, toBodies } from './pairFrame.js';
 
 type SphereConvex = (
   this: Narrowphase,
@@ -135,34 +135,15 @@ export const sphereConvexExact: SphereConvex = function sphereConvex(
     if (sx * sx + sy * sy + sz * sz < R * R) {
       if (justTest) return true;
       const r = np.createContactEquation(bi, bj, si, sj, rsi, rsj);
-      // ri = normalize(sphere→corner); ni = ri; ri *= R; rj = corner − xj; then relative to the bodies.
-      let x = sx;
-      let y = sy;
-      let z = sz;
-      const len = Math.sqrt(x * x + y * y + z * z);
-      if (len > 0.0) {
-        const inv = 1 / len;
-        x *= inv;
-        y *= inv;
-        z *= inv;
-      } else {
-        x = 0;
-        y = 0;
-        z = 0;
-      }
-      // Field by field, not `Vec3.set`: a call V8 leaves un-inlined boxes each double argument.
-      r.ni.x = x;
-      r.ni.y = y;
-      r.ni.z = z;
-      r.ri.x = R * x;
-      r.ri.y = R * y;
-      r.ri.z = R * z;
+      // ni = normalize(sphere→corner), ri = R·ni; rj = corner − xj; then relative to the bodies.
+      D[0] = sx;
+      D[1] = sy;
+      D[2] = sz;
+      radial(r, si);
       r.rj.x = W[k] - xj.x;
       r.rj.y = W[k + 1] - xj.y;
       r.rj.z = W[k + 2] - xj.z;
-      relative(r, xi, xj, bi, bj);
-      np.result.push(r);
-      np.createFrictionEquationsFromContact(r, np.frictionResult);
+      relative(np, r, xi, xj, bi, bj);
       return undefined;
     }
   }
@@ -187,24 +168,22 @@ export const sphereConvexExact: SphereConvex = function sphereConvex(
       if (pointInFace(face)) {
         if (justTest) return true;
         const r = np.createContactEquation(bi, bj, si, sj, rsi, rsj);
-        r.ri.x = -R * nx;
-        r.ri.y = -R * ny;
-        r.ri.z = -R * nz;
+        const psx = -R * nx;
+        const psy = -R * ny;
+        const psz = -R * nz;
+        r.ri.x = psx;
+        r.ri.y = psy;
+        r.ri.z = psz;
         r.ni.x = -nx;
         r.ni.y = -ny;
         r.ni.z = -nz;
         const p2x = -penetration * nx;
         const p2y = -penetration * ny;
         const p2z = -penetration * nz;
-        const psx = -R * nx;
-        const psy = -R * ny;
-        const psz = -R * nz;
         r.rj.x = cx - xj.x + psx + p2x;
         r.rj.y = cy - xj.y + psy + p2y;
         r.rj.z = cz - xj.z + psz + p2z;
-        relative(r, xi, xj, bi, bj);
-        np.result.push(r);
-        np.createFrictionEquationsFromContact(r, np.frictionResult);
+        relative(np, r, xi, xj, bi, bj);
         return undefined;
       }
       // Edges of this face: v1 = vertex j+1, v2 = vertex j+2.
@@ -246,29 +225,11 @@ export const sphereConvexExact: SphereConvex = function sphereConvex(
           r.rj.x = px - xj.x;
           r.rj.y = py - xj.y;
           r.rj.z = pz - xj.z;
-          let x = px - cx;
-          let y = py - cy;
-          let z = pz - cz;
-          const len = Math.sqrt(x * x + y * y + z * z);
-          if (len > 0.0) {
-            const inv = 1 / len;
-            x *= inv;
-            y *= inv;
-            z *= inv;
-          } else {
-            x = 0;
-            y = 0;
-            z = 0;
-          }
-          r.ni.x = x;
-          r.ni.y = y;
-          r.ni.z = z;
-          r.ri.x = R * x;
-          r.ri.y = R * y;
-          r.ri.z = R * z;
-          relative(r, xi, xj, bi, bj);
-          np.result.push(r);
-          np.createFrictionEquationsFromContact(r, np.frictionResult);
+          D[0] = px - cx;
+          D[1] = py - cy;
+          D[2] = pz - cz;
+          radial(r, si);
+          relative(np, r, xi, xj, bi, bj);
           return undefined;
         }
       }
@@ -277,20 +238,40 @@ export const sphereConvexExact: SphereConvex = function sphereConvex(
   return undefined;
 };
 
-/** cannon's last steps of every sphere–convex contact: rj += xj − bj.position, ri += xi − bi.position. */
-function relative(r: ContactEquation, xi: Vec3, xj: Vec3, bi: Body, bj: Body): void {
-  const rj = r.rj;
-  const ri = r.ri;
-  rj.x = xj.x + rj.x;
-  rj.y = xj.y + rj.y;
-  rj.z = xj.z + rj.z;
-  rj.x = rj.x - bj.position.x;
-  rj.y = rj.y - bj.position.y;
-  rj.z = rj.z - bj.position.z;
-  ri.x = xi.x + ri.x;
-  ri.y = xi.y + ri.y;
-  ri.z = xi.z + ri.z;
-  ri.x = ri.x - bi.position.x;
-  ri.y = ri.y - bi.position.y;
-  ri.z = ri.z - bi.position.z;
+/** Direction from the sphere's centre to a contact, for {@link radial}. */
+const D = new Float64Array(3);
+
+/**
+ * `ni = normalize(D)` (zero for a zero `D`) and `ri = radius·ni`, as cannon computes them, field by field
+ * (not `Vec3.set`: a call V8 leaves un-inlined boxes each double argument, hence `D` too).
+ */
+function radial(r: ContactEquation, sphere: Sphere): void {
+  const R = sphere.radius;
+  let x = D[0];
+  let y = D[1];
+  let z = D[2];
+  const len = Math.sqrt(x * x + y * y + z * z);
+  if (len > 0.0) {
+    const inv = 1 / len;
+    x *= inv;
+    y *= inv;
+    z *= inv;
+  } else {
+    x = 0;
+    y = 0;
+    z = 0;
+  }
+  r.ni.x = x;
+  r.ni.y = y;
+  r.ni.z = z;
+  r.ri.x = R * x;
+  r.ri.y = R * y;
+  r.ri.z = R * z;
+}
+
+/** cannon's last steps of every sphere–convex contact ({@link toBodies}), then the contact with its friction. */
+function relative(np: Np, r: ContactEquation, xi: Vec3, xj: Vec3, bi: Body, bj: Body): void {
+  toBodies(r, xi, xj, bi, bj);
+  np.result.push(r);
+  np.createFrictionEquationsFromContact(r, np.frictionResult);
 }

@@ -7,7 +7,9 @@
  * design of three-mesh-bvh's `MeshBVH` (`src/core/MeshBVH.js`: packed nodes, left child implicit,
  * serialize/deserialize so a tree can be built once, shipped, or built in a worker). Queries live in
  * their own files (`meshMesh.ts`, `meshSphere.ts`, `meshObb.ts`, `raycast.ts`), all but mesh–mesh
- * walking the tree through `shapecast.ts`.
+ * walking the tree through `shapecast.ts`. The tree's data and the default build are `tree.ts`'s
+ * `MeshTree` (for adapters that build and query trees without the class); the SAH split is `sah.ts`;
+ * the build options are checked here.
  *
  * Memory: the node buffer (32 bytes a node, about `2n / leafSize` nodes), `triIds` (4 bytes a
  * triangle) and `triVerts`, a float32 copy of each triangle's three vertices in leaf order (36 bytes a
@@ -15,20 +17,50 @@
  * `refit()`, the vertex offsets of each triangle in leaf order (12 bytes a triangle), so later refits
  * read the positions in order too.
  */
-import { type BuildOptions, buildTopology, resolveBuildOptions } from './build.js';
+import { checkOptionKeys, optionKeys } from '../options.js';
+import { type BuildOptions, buildTopology, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LEAF_SIZE } from './build.js';
 import { checkMesh, type TriangleIndex } from './checks.js';
 import { NODE_BYTES, NODE_WORDS } from './nodes.js';
 import { cornerOffsets, gatherAndRefit } from './refit.js';
+import { SAH } from './sah.js';
+import { type MeshTree, treeOf } from './tree.js';
 
 const MAGIC = 0x48425653; // 'SVBH'
 const FORMAT_VERSION = 1;
 const HEADER_BYTES = 32;
-const RESTORE = Symbol('restore');
+/** Option key under which {@link meshBVHFromTree} hands the constructor a tree to adopt. */
+const ADOPT = Symbol('adopt');
 
-interface RestoreParts {
-  nodes: ArrayBuffer;
-  nodeCount: number;
-  triIds: Uint32Array;
+/**
+ * The keys of {@link BuildOptions}: any other key given to `new MeshBVH` throws a `TypeError` naming it.
+ * Kept complete by the compiler (`optionKeys`): add a new option here too.
+ */
+export const BUILD_OPTION_KEYS = optionKeys<BuildOptions>({
+  strategy: true,
+  maxLeafSize: true,
+  maxDepth: true,
+});
+
+/** Resolved, checked build options. */
+export function resolveBuildOptions(options: BuildOptions | undefined): Required<BuildOptions> {
+  checkOptionKeys('MeshBVH: options', options, BUILD_OPTION_KEYS);
+  const strategy = options?.strategy ?? 'center';
+  const maxLeafSize = options?.maxLeafSize ?? DEFAULT_MAX_LEAF_SIZE;
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (strategy !== 'center' && strategy !== 'sah') {
+    throw new RangeError(`MeshBVH: options.strategy must be 'center' or 'sah' (got ${String(strategy)})`);
+  }
+  if (!Number.isInteger(maxLeafSize) || maxLeafSize < 1 || maxLeafSize > 255) {
+    throw new RangeError(
+      `MeshBVH: options.maxLeafSize must be an integer in [1, 255] (got ${String(maxLeafSize)})`,
+    );
+  }
+  if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 128) {
+    throw new RangeError(
+      `MeshBVH: options.maxDepth must be an integer in [1, 128] (got ${String(maxDepth)})`,
+    );
+  }
+  return { strategy, maxLeafSize, maxDepth };
 }
 
 /**
@@ -53,7 +85,7 @@ interface RestoreParts {
  * console.log(restored.triangleCount, restored.nodeCount); // 4, …
  * ```
  */
-export class MeshBVH {
+export class MeshBVH implements MeshTree {
   /** Vertex positions (xyz triples) the tree was built from; referenced, not copied. */
   positions: Float32Array;
   /** Index buffer (three vertex indices a triangle) or `null` for a non-indexed mesh; referenced. */
@@ -83,22 +115,17 @@ export class MeshBVH {
    * coordinate, an index count that is not a multiple of 3, an out-of-range index, or bad options.
    */
   constructor(positions: Float32Array, index: TriangleIndex = null, options: BuildOptions = {}) {
-    const triCount = checkMesh(positions, index);
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`MeshBVH: options must be an object or undefined, got ${String(options)}`);
-    }
-    const restore = (options as { [RESTORE]?: RestoreParts })[RESTORE];
-    const topo = restore ?? buildTopology(positions, index, triCount, resolveBuildOptions(options));
-    this.positions = positions;
-    this.index = index;
-    this.triangleCount = triCount;
-    this.nodeCount = topo.nodeCount;
-    this.nodes = topo.nodes;
-    this.nodeF32 = new Float32Array(topo.nodes);
-    this.nodeI32 = new Int32Array(topo.nodes);
-    this.triIds = topo.triIds;
-    this.triVerts = new Float32Array(9 * triCount);
-    gatherAndRefit(positions, index, this.triIds, this.triVerts, this.nodeF32, this.nodeI32, this.nodeCount);
+    const tree = (options as { [ADOPT]?: MeshTree } | null)?.[ADOPT] ?? buildTree(positions, index, options);
+    this.positions = tree.positions;
+    this.index = tree.index;
+    this.triangleCount = tree.triangleCount;
+    this.nodeCount = tree.nodeCount;
+    this.nodes = tree.nodes;
+    this.nodeF32 = tree.nodeF32;
+    this.nodeI32 = tree.nodeI32;
+    this.triIds = tree.triIds;
+    this.triVerts = tree.triVerts;
+    this.version = tree.version;
   }
 
   /**
@@ -212,8 +239,35 @@ export class MeshBVH {
     const nodes = data.slice(HEADER_BYTES, HEADER_BYTES + nNode * NODE_BYTES);
     const triIds = new Uint32Array(data.slice(HEADER_BYTES + nNode * NODE_BYTES));
     checkStructure(new Int32Array(nodes), nNode, triIds, nTri);
-    return new MeshBVH(positions, index, { [RESTORE]: { nodes, nodeCount: nNode, triIds } } as BuildOptions);
+    return meshBVHFromTree(treeOf(positions, index, triCount, { nodes, nodeCount: nNode, triIds }));
   }
+}
+
+/** The tree the constructor builds: the mesh and the options checked, the topology, the gathered tree. */
+function buildTree(positions: Float32Array, index: TriangleIndex, options: BuildOptions): MeshTree {
+  const triCount = checkMesh(positions, index);
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`MeshBVH: options must be an object or undefined, got ${String(options)}`);
+  }
+  const { strategy, maxLeafSize, maxDepth } = resolveBuildOptions(options);
+  const sah = strategy === 'sah' ? SAH : null;
+  return treeOf(
+    positions,
+    index,
+    triCount,
+    buildTopology(positions, index, triCount, maxLeafSize, maxDepth, sah),
+  );
+}
+
+/**
+ * A `MeshBVH` holding `tree` itself (its buffers, not copies), e.g. one built by `buildMeshTree`: the
+ * tree's owner then queries through the `MeshBVH` only, since a refit or a relocation of the
+ * triangles changes the `MeshBVH`'s fields, not the plain tree's.
+ *
+ * @internal
+ */
+export function meshBVHFromTree(tree: MeshTree): MeshBVH {
+  return new MeshBVH(tree.positions, tree.index, { [ADOPT]: tree } as BuildOptions);
 }
 
 /**

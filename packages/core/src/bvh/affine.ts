@@ -66,6 +66,9 @@ export function affineFromMatrix4(
   return out;
 }
 
+/** Scratch of {@link whyNotInvertible}. */
+const SCALED = new Float64Array(9);
+
 /**
  * Why a linear part whose determinant is zero or not finite cannot be inverted: singular (the
  * determinant of the matrix scaled to entries ≤ 1 is 0 too), or finite entries whose determinant
@@ -76,16 +79,9 @@ function whyNotInvertible(m: Affine): string {
   for (let i = 0; i < 9; i++) s = Math.max(s, Math.abs(m[i]));
   if (s === 0) return 'is singular (its 3x3 part is zero)';
   const u = 1 / s;
-  const a = m[0] * u;
-  const b = m[1] * u;
-  const c = m[2] * u;
-  const d = m[3] * u;
-  const e = m[4] * u;
-  const f = m[5] * u;
-  const g = m[6] * u;
-  const h = m[7] * u;
-  const k = m[8] * u;
-  const scaled = a * (e * k - f * h) - d * (b * k - c * h) + g * (b * f - c * e);
+  // The determinant of the linear part scaled to a largest entry of 1.
+  for (let i = 0; i < 9; i++) SCALED[i] = m[i] * u;
+  const scaled = affineDeterminant(SCALED);
   if (scaled === 0 || !Number.isFinite(u)) {
     return Number.isFinite(u)
       ? 'is singular (its determinant is 0)'

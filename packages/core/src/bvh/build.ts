@@ -22,7 +22,6 @@
  * buffer is never modified (three-mesh-bvh rewrites it in place).
  */
 
-import { checkOptionKeys, optionKeys } from '../options.js';
 import type { TriangleIndex } from './checks.js';
 import { NODE_BYTES, NODE_WORDS } from './nodes.js';
 
@@ -39,16 +38,6 @@ export interface BuildOptions {
   maxDepth?: number;
 }
 
-/**
- * The keys of {@link BuildOptions}: any other key given to `new MeshBVH` throws a `TypeError` naming it.
- * Kept complete by the compiler (`optionKeys`): add a new option here too.
- */
-export const BUILD_OPTION_KEYS = optionKeys<BuildOptions>({
-  strategy: true,
-  maxLeafSize: true,
-  maxDepth: true,
-});
-
 /** The packed tree before its bounds are filled. */
 export interface Topology {
   /** Node buffer, `nodeCount * 32` bytes; bounds not yet written. */
@@ -58,48 +47,82 @@ export interface Topology {
   triIds: Uint32Array;
 }
 
-const BINS = 16;
-const THIRD = 1 / 3;
+/** Default {@link BuildOptions.maxLeafSize}. */
+export const DEFAULT_MAX_LEAF_SIZE = 8;
+/** Default {@link BuildOptions.maxDepth}. */
+export const DEFAULT_MAX_DEPTH = 40;
 
-/** Resolved, checked build options. */
-export function resolveBuildOptions(options: BuildOptions | undefined): Required<BuildOptions> {
-  checkOptionKeys('MeshBVH: options', options, BUILD_OPTION_KEYS);
-  const strategy = options?.strategy ?? 'center';
-  const maxLeafSize = options?.maxLeafSize ?? 8;
-  const maxDepth = options?.maxDepth ?? 40;
-  if (strategy !== 'center' && strategy !== 'sah') {
-    throw new RangeError(`MeshBVH: options.strategy must be 'center' or 'sah' (got ${String(strategy)})`);
-  }
-  if (!Number.isInteger(maxLeafSize) || maxLeafSize < 1 || maxLeafSize > 255) {
-    throw new RangeError(
-      `MeshBVH: options.maxLeafSize must be an integer in [1, 255] (got ${String(maxLeafSize)})`,
-    );
-  }
-  if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 128) {
-    throw new RangeError(
-      `MeshBVH: options.maxDepth must be an integer in [1, 128] (got ${String(maxDepth)})`,
-    );
-  }
-  return { strategy, maxLeafSize, maxDepth };
+/**
+ * The binned-SAH parts of a build (`sah.ts`), handed to {@link buildTopology} for `strategy: 'sah'` (so
+ * that a centre-split build does not bundle them).
+ */
+export interface SahSplit {
+  /**
+   * Writes the box of triangle `t` (vertices at offsets `i0`, `i1`, `i2` of `positions`) into
+   * `tb[6t..6t+6)` (min xyz, max xyz) and its centre into `cent[3t..3t+3)`.
+   */
+  box(
+    positions: Float32Array,
+    i0: number,
+    i1: number,
+    i2: number,
+    t: number,
+    tb: Float32Array,
+    cent: Float32Array,
+  ): void;
+  /**
+   * The split position of slots `[offset, offset + count)` along `axis` (extent `extent > 0` of the
+   * centroid box `cb[cbo..cbo+6)`): the cheapest bin boundary, or `pos` when none splits.
+   */
+  plane(
+    ids: Uint32Array,
+    cent: Float32Array,
+    tb: Float32Array,
+    offset: number,
+    count: number,
+    axis: number,
+    extent: number,
+    cb: Float64Array,
+    cbo: number,
+    pos: number,
+  ): number;
+  /**
+   * Partitions slots `[offset, offset + count)` on `cent[axis] < pos`, writing the children's centroid
+   * boxes into `cbs[lo..lo+6)` and `cbs[ro..ro+6)`; returns the first right slot.
+   */
+  partition(
+    ids: Uint32Array,
+    cent: Float32Array,
+    offset: number,
+    count: number,
+    axis: number,
+    pos: number,
+    cbs: Float64Array,
+    lo: number,
+    ro: number,
+  ): number;
 }
+
+const THIRD = 1 / 3;
 
 /**
  * Orders the triangles of a (validated) mesh into a BVH and writes its nodes, bounds excluded.
- * `triCount` is the triangle count returned by `checkMesh`.
+ * `triCount` is the triangle count returned by `checkMesh`; `sah` the binned SAH (`sah.ts`) for
+ * `strategy: 'sah'`, `null` for the centre split.
  */
 export function buildTopology(
   positions: Float32Array,
   index: TriangleIndex,
   triCount: number,
-  options: Required<BuildOptions>,
+  maxLeafSize: number,
+  maxDepth: number,
+  sah: SahSplit | null,
 ): Topology {
-  const { strategy, maxLeafSize, maxDepth } = options;
   const n = triCount;
   const ids = new Uint32Array(n);
   // Centroids (box centres for SAH) in slot order, permuted together with `ids` so partitions scan memory in
   // order. Triangle boxes (SAH only) stay in original order.
   const cent = new Float32Array(3 * n);
-  const sah = strategy === 'sah';
   const tb = sah ? new Float32Array(6 * n) : null;
   // Root centroid box.
   let c0 = Infinity;
@@ -122,17 +145,8 @@ export function buildTopology(
       i2 = i0 + 6;
     }
     ids[t] = t;
-    if (tb) {
-      for (let k = 0; k < 3; k++) {
-        const a = positions[i0 + k];
-        const b = positions[i1 + k];
-        const c = positions[i2 + k];
-        const lo = a < b ? Math.min(a, c) : Math.min(b, c);
-        const hi = a > b ? Math.max(a, c) : Math.max(b, c);
-        tb[6 * t + k] = lo;
-        tb[6 * t + 3 + k] = hi;
-        cent[3 * t + k] = 0.5 * (lo + hi);
-      }
+    if (sah) {
+      sah.box(positions, i0, i1, i2, t, tb as Float32Array, cent);
     } else {
       // Centroid proper (Project Oort's `tri.centroid()`): cheaper than the box centre.
       cent[3 * t] = (positions[i0] + positions[i1] + positions[i2]) * THIRD;
@@ -160,10 +174,6 @@ export function buildTopology(
 
   // Centroid boxes of both children of the node being split, one pair of slots per depth.
   const cbs = new Float64Array(12 * (maxDepth + 2));
-  // SAH scratch: per axis and bin, a count and a box; suffix areas.
-  const binCount = new Int32Array(BINS);
-  const binBox = new Float64Array(BINS * 6);
-  const rightArea = new Float64Array(BINS);
 
   // Leaf test first so one-triangle meshes and tiny nodes skip all split work.
   const split = (offset: number, count: number, depth: number, cb: Float64Array, cbo: number): void => {
@@ -187,82 +197,8 @@ export function buildTopology(
     let axis = ex >= ey ? (ex >= ez ? 0 : 2) : ey >= ez ? 1 : 2;
     let pos = 0.5 * (cb[cbo + axis] + cb[cbo + 3 + axis]);
     const extent = axis === 0 ? ex : axis === 1 ? ey : ez;
-    if (sah && extent > 0 && tb) {
-      // Binned SAH along the longest centroid axis (Wald 2007): bin the triangle boxes by centroid,
-      // sweep the bin boundaries, keep the cheapest.
-      binCount.fill(0);
-      for (let b = 0; b < BINS; b++) {
-        const o = 6 * b;
-        binBox[o] = binBox[o + 1] = binBox[o + 2] = Infinity;
-        binBox[o + 3] = binBox[o + 4] = binBox[o + 5] = -Infinity;
-      }
-      const scale = BINS / extent;
-      const origin = cb[cbo + axis];
-      for (let s = offset, end = offset + count; s < end; s++) {
-        let b = ((cent[3 * s + axis] - origin) * scale) | 0;
-        if (b >= BINS) b = BINS - 1;
-        binCount[b]++;
-        const o = 6 * b;
-        const t6 = 6 * ids[s];
-        const lx = tb[t6];
-        const ly = tb[t6 + 1];
-        const lz = tb[t6 + 2];
-        const hx = tb[t6 + 3];
-        const hy = tb[t6 + 4];
-        const hz = tb[t6 + 5];
-        if (lx < binBox[o]) binBox[o] = lx;
-        if (ly < binBox[o + 1]) binBox[o + 1] = ly;
-        if (lz < binBox[o + 2]) binBox[o + 2] = lz;
-        if (hx > binBox[o + 3]) binBox[o + 3] = hx;
-        if (hy > binBox[o + 4]) binBox[o + 4] = hy;
-        if (hz > binBox[o + 5]) binBox[o + 5] = hz;
-      }
-      // Suffix areas: rightArea[b] = area of bins b..BINS-1.
-      let mx = Infinity;
-      let my = Infinity;
-      let mz = Infinity;
-      let Mx = -Infinity;
-      let My = -Infinity;
-      let Mz = -Infinity;
-      for (let b = BINS - 1; b > 0; b--) {
-        const o = 6 * b;
-        if (binBox[o] < mx) mx = binBox[o];
-        if (binBox[o + 1] < my) my = binBox[o + 1];
-        if (binBox[o + 2] < mz) mz = binBox[o + 2];
-        if (binBox[o + 3] > Mx) Mx = binBox[o + 3];
-        if (binBox[o + 4] > My) My = binBox[o + 4];
-        if (binBox[o + 5] > Mz) Mz = binBox[o + 5];
-        const dx = Mx - mx;
-        const dy = My - my;
-        const dz = Mz - mz;
-        rightArea[b] = dx > -Infinity ? dx * dy + dy * dz + dz * dx : 0;
-      }
-      mx = my = mz = Infinity;
-      Mx = My = Mz = -Infinity;
-      let left = 0;
-      let best = Infinity;
-      let bestBin = -1;
-      for (let b = 0; b < BINS - 1; b++) {
-        const o = 6 * b;
-        left += binCount[b];
-        if (binBox[o] < mx) mx = binBox[o];
-        if (binBox[o + 1] < my) my = binBox[o + 1];
-        if (binBox[o + 2] < mz) mz = binBox[o + 2];
-        if (binBox[o + 3] > Mx) Mx = binBox[o + 3];
-        if (binBox[o + 4] > My) My = binBox[o + 4];
-        if (binBox[o + 5] > Mz) Mz = binBox[o + 5];
-        if (left === 0 || left === count) continue;
-        const dx = Mx - mx;
-        const dy = My - my;
-        const dz = Mz - mz;
-        const cost = (dx * dy + dy * dz + dz * dx) * left + rightArea[b + 1] * (count - left);
-        if (cost < best) {
-          best = cost;
-          bestBin = b;
-        }
-      }
-      if (bestBin >= 0) pos = origin + ((bestBin + 1) * extent) / BINS;
-    }
+    if (sah && extent > 0)
+      pos = sah.plane(ids, cent, tb as Float32Array, offset, count, axis, extent, cb, cbo, pos);
 
     // Partition slots [offset, offset + count) by centroid.
     const lo = 12 * (depth + 1);
@@ -288,66 +224,7 @@ export function buildTopology(
       cbs[lo + 3 + axis] = pos;
       cbs[ro + axis] = pos;
     } else if (extent > 0) {
-      // Children's centroid boxes grow in locals (typed-array stores in this loop cost ~2x).
-      let lx0 = Infinity;
-      let ly0 = Infinity;
-      let lz0 = Infinity;
-      let lx1 = -Infinity;
-      let ly1 = -Infinity;
-      let lz1 = -Infinity;
-      let rx0 = Infinity;
-      let ry0 = Infinity;
-      let rz0 = Infinity;
-      let rx1 = -Infinity;
-      let ry1 = -Infinity;
-      let rz1 = -Infinity;
-      let i = offset;
-      let j = offset + count - 1;
-      for (;;) {
-        while (i <= j) {
-          const c = 3 * i;
-          if (!(cent[c + axis] < pos)) break;
-          const x = cent[c];
-          const y = cent[c + 1];
-          const z = cent[c + 2];
-          if (x < lx0) lx0 = x;
-          if (x > lx1) lx1 = x;
-          if (y < ly0) ly0 = y;
-          if (y > ly1) ly1 = y;
-          if (z < lz0) lz0 = z;
-          if (z > lz1) lz1 = z;
-          i++;
-        }
-        while (i <= j) {
-          const c = 3 * j;
-          if (cent[c + axis] < pos) break;
-          const x = cent[c];
-          const y = cent[c + 1];
-          const z = cent[c + 2];
-          if (x < rx0) rx0 = x;
-          if (x > rx1) rx1 = x;
-          if (y < ry0) ry0 = y;
-          if (y > ry1) ry1 = y;
-          if (z < rz0) rz0 = z;
-          if (z > rz1) rz1 = z;
-          j--;
-        }
-        if (i >= j) break;
-        swapSlots(ids, cent, i, j);
-      }
-      mid = i;
-      cbs[lo] = lx0;
-      cbs[lo + 1] = ly0;
-      cbs[lo + 2] = lz0;
-      cbs[lo + 3] = lx1;
-      cbs[lo + 4] = ly1;
-      cbs[lo + 5] = lz1;
-      cbs[ro] = rx0;
-      cbs[ro + 1] = ry0;
-      cbs[ro + 2] = rz0;
-      cbs[ro + 3] = rx1;
-      cbs[ro + 4] = ry1;
-      cbs[ro + 5] = rz1;
+      mid = sah.partition(ids, cent, offset, count, axis, pos, cbs, lo, ro);
     }
     if (mid === offset || mid === offset + count) {
       // Every centroid on one side (coincident centroids, or an SAH plane on a float edge): halve.
@@ -416,7 +293,8 @@ function growBox(box: Float64Array, o: number, c: Float32Array, i: number): void
   if (z > box[o + 5]) box[o + 5] = z;
 }
 
-function swapSlots(ids: Uint32Array, cent: Float32Array, i: number, j: number): void {
+/** Swaps slots `i` and `j`: their triangle ids and centroids. */
+export function swapSlots(ids: Uint32Array, cent: Float32Array, i: number, j: number): void {
   const t = ids[i];
   ids[i] = ids[j];
   ids[j] = t;

@@ -3,6 +3,11 @@
  * contact per touching triangle, in a layout a physics engine can consume directly.
  */
 
+import { growArray } from '../growArray.js';
+
+/** The contact {@link MeshContacts.push} hands to {@link MeshContacts.pushFrom}. */
+const CONTACT = new Float64Array(7);
+
 /**
  * Contacts between a mesh and a shape, one per triangle the shape touches (touching counts, depth 0).
  * All vectors are in world space. `normals[k]` is a unit vector pointing from the mesh towards the shape:
@@ -32,16 +37,15 @@ export class MeshContacts {
     nz: number,
     depth: number,
   ): void {
-    if (this.count === this.depths.length) this.grow();
-    const k = this.count++;
-    this.triangles[k] = triangle;
-    this.points[3 * k] = px;
-    this.points[3 * k + 1] = py;
-    this.points[3 * k + 2] = pz;
-    this.normals[3 * k] = nx;
-    this.normals[3 * k + 1] = ny;
-    this.normals[3 * k + 2] = nz;
-    this.depths[k] = depth;
+    const d = CONTACT;
+    d[0] = px;
+    d[1] = py;
+    d[2] = pz;
+    d[3] = nx;
+    d[4] = ny;
+    d[5] = nz;
+    d[6] = depth;
+    this.pushFrom(triangle, d, 0);
   }
 
   /**
@@ -61,19 +65,12 @@ export class MeshContacts {
     this.depths[k] = data[o + 6];
   }
 
+  /** Doubles the arrays (`points` and `normals` three times as long as the others), keeping their contents. */
   private grow(): void {
     const n = 2 * this.depths.length;
-    const t = new Uint32Array(n);
-    t.set(this.triangles);
-    this.triangles = t;
-    const d = new Float64Array(n);
-    d.set(this.depths);
-    this.depths = d;
-    const p = new Float64Array(3 * n);
-    p.set(this.points);
-    this.points = p;
-    const q = new Float64Array(3 * n);
-    q.set(this.normals);
-    this.normals = q;
+    this.triangles = growArray(this.triangles, n);
+    this.depths = growArray(this.depths, n);
+    this.points = growArray(this.points, 3 * n);
+    this.normals = growArray(this.normals, 3 * n);
   }
 }

@@ -32,6 +32,7 @@ import { type Affine, affineFromMatrix4, affineInvert, affineMultiply, normalMat
 import type { MeshBVH } from './MeshBVH.js';
 import { MeshMeshResult } from './meshMeshResult.js';
 import { NODE_WORDS } from './nodes.js';
+import type { MeshTree } from './tree.js';
 import { finishTriangleRecord, REC_NORMAL, REC_SLOT, TRI_RECORD, triTriRecords } from './triTri.js';
 
 export { MeshMeshResult };
@@ -48,7 +49,7 @@ const IA = new Float64Array(12);
 const T = new Float64Array(12);
 const TI = new Float64Array(12);
 const NM = new Float64Array(9);
-/** Culling pad of the current query (see `setPad`). */
+/** Culling pad of the current query (see `rootsApart`). */
 const PAD = new Float64Array(1);
 /** Box of `triOutside`: min xyz, max xyz. */
 const BOX = new Float64Array(6);
@@ -81,7 +82,7 @@ export function relativeTransform(
 
 /** Writes the record of slot `s` of `bvh`, transformed by `m`, into `rec` at `o`. */
 export function writeTransformedRecord(
-  bvh: MeshBVH,
+  bvh: MeshTree,
   s: number,
   m: Affine,
   rec: Float64Array,
@@ -129,38 +130,11 @@ export function writeTransformedRecord(
 }
 
 /** Writes the record of slot `s` of `bvh` in its own frame (no transform). */
-export function writeLocalRecord(bvh: MeshBVH, s: number, rec: Float64Array, o: number): void {
+export function writeLocalRecord(bvh: MeshTree, s: number, rec: Float64Array, o: number): void {
   const v = bvh.triVerts;
   const i = 9 * s;
   for (let k = 0; k < 9; k++) rec[o + k] = v[i + k];
   finishTriangleRecord(rec, o);
-}
-
-/**
- * Largest absolute coordinate of A's root box and of B's root box mapped into A's frame, times
- * `CULL_EPS`: the culling pad, written to `PAD[0]` (not returned: a returned double may be boxed).
- */
-function setPad(a: MeshBVH, b: MeshBVH): void {
-  const fa = a.nodeF32;
-  const fb = b.nodeF32;
-  let s = 0;
-  for (let k = 0; k < 6; k++) {
-    const v = Math.abs(fa[k]);
-    if (v > s) s = v;
-  }
-  const cx = 0.5 * (fb[0] + fb[3]);
-  const cy = 0.5 * (fb[1] + fb[4]);
-  const cz = 0.5 * (fb[2] + fb[5]);
-  const hx = 0.5 * (fb[3] - fb[0]);
-  const hy = 0.5 * (fb[4] - fb[1]);
-  const hz = 0.5 * (fb[5] - fb[2]);
-  for (let r = 0; r < 3; r++) {
-    const c = T[r] * cx + T[r + 3] * cy + T[r + 6] * cz + T[r + 9];
-    const h = Math.abs(T[r]) * hx + Math.abs(T[r + 3]) * hy + Math.abs(T[r + 6]) * hz;
-    const v = Math.abs(c) + h;
-    if (v > s) s = v;
-  }
-  PAD[0] = CULL_EPS * (Number.isFinite(s) ? s : 0);
 }
 
 /**
@@ -176,9 +150,7 @@ export function meshMeshIntersects(
   matrixB: ArrayLike<number> | null,
   result: MeshMeshResult = defaultResult,
 ): boolean {
-  setupTransforms(matrixA, matrixB);
-  traverse(a, b, result, true);
-  return result.count > 0;
+  return meshMeshTriangles(a, matrixA, b, matrixB, result, true) > 0;
 }
 
 /**
@@ -208,9 +180,28 @@ export function meshMeshPairs(
   matrixB: ArrayLike<number> | null,
   result: MeshMeshResult,
 ): number {
-  setupTransforms(matrixA, matrixB);
-  traverse(a, b, result, false);
+  meshMeshTriangles(a, matrixA, b, matrixB, result, false);
   computeHitData(a, b, result);
+  return result.count;
+}
+
+/**
+ * The intersecting triangle pairs of {@link meshMeshPairs} (`anyHit` false) or the first one of
+ * {@link meshMeshIntersects} (`anyHit` true), into `result`, on plain trees (`buildMeshTree`) or
+ * `MeshBVH`es, without the hit data (`pointA`, `normalA`, … are left as they were). Returns the count.
+ *
+ * @internal
+ */
+export function meshMeshTriangles(
+  a: MeshTree,
+  matrixA: ArrayLike<number> | null,
+  b: MeshTree,
+  matrixB: ArrayLike<number> | null,
+  result: MeshMeshResult,
+  anyHit: boolean,
+): number {
+  setupTransforms(matrixA, matrixB);
+  traverse(a, b, result, anyHit);
   return result.count;
 }
 
@@ -294,7 +285,7 @@ export function meshMeshBruteForce(
   return result.count;
 }
 
-function traverse(a: MeshBVH, b: MeshBVH, result: MeshMeshResult, anyHit: boolean): void {
+function traverse(a: MeshTree, b: MeshTree, result: MeshMeshResult, anyHit: boolean): void {
   result.count = 0;
   result.triangleTests = 0;
   result.nodeTests = 0;
@@ -303,7 +294,6 @@ function traverse(a: MeshBVH, b: MeshBVH, result: MeshMeshResult, anyHit: boolea
   const cb = result.cacheB;
   // Quick reject of far poses before any other set-up: B's root box mapped into A's frame against
   // A's root box, on A's axes (padded like every other test).
-  setPad(a, b);
   if (rootsApart(a.nodeF32, b.nodeF32)) return;
   const pad = PAD[0];
   affineInvert(TI, T);
@@ -538,15 +528,30 @@ function traverse(a: MeshBVH, b: MeshBVH, result: MeshMeshResult, anyHit: boolea
   result.triangleTests = triangleTests;
 }
 
-/** Whether the root boxes are separated along one of A's axes (B's box mapped by T, A's padded). */
+/**
+ * Sets the culling pad — the largest absolute coordinate of A's root box and of B's root box mapped
+ * into A's frame, times `CULL_EPS` — into `PAD[0]` (not returned: a returned double may be boxed), then
+ * answers whether the root boxes are separated along one of A's axes (B's box mapped by T, A's padded).
+ */
 function rootsApart(fa: Float32Array, fb: Float32Array): boolean {
-  const pad = PAD[0];
+  let s = 0;
+  for (let k = 0; k < 6; k++) {
+    const v = Math.abs(fa[k]);
+    if (v > s) s = v;
+  }
   const bcx = 0.5 * (fb[0] + fb[3]);
   const bcy = 0.5 * (fb[1] + fb[4]);
   const bcz = 0.5 * (fb[2] + fb[5]);
   const bhx = 0.5 * (fb[3] - fb[0]);
   const bhy = 0.5 * (fb[4] - fb[1]);
   const bhz = 0.5 * (fb[5] - fb[2]);
+  for (let r = 0; r < 3; r++) {
+    const c = T[r] * bcx + T[r + 3] * bcy + T[r + 6] * bcz + T[r + 9];
+    const h = Math.abs(T[r]) * bhx + Math.abs(T[r + 3]) * bhy + Math.abs(T[r + 6]) * bhz;
+    const v = Math.abs(c) + h;
+    if (v > s) s = v;
+  }
+  const pad = (PAD[0] = CULL_EPS * (Number.isFinite(s) ? s : 0));
   for (let r = 0; r < 3; r++) {
     const d = T[r] * bcx + T[r + 3] * bcy + T[r + 6] * bcz + T[r + 9] - 0.5 * (fa[r] + fa[r + 3]);
     const reach =

@@ -5,7 +5,7 @@
  */
 
 import { growArray } from '../growArray.js';
-import type { MeshBVH } from './MeshBVH.js';
+import type { MeshTree } from './tree.js';
 import { REC_SLOT, TRI_RECORD } from './triTri.js';
 
 /**
@@ -20,11 +20,11 @@ export class RecordCache {
   where = new Int32Array(0);
   stamp = new Uint32Array(0);
   gen = 0;
-  bvh: MeshBVH | null = null;
+  bvh: MeshTree | null = null;
   version = -1;
 
   /** Starts a query on `bvh`; `keep` reuses records from the previous query on the same tree. */
-  begin(bvh: MeshBVH, keep: boolean): void {
+  begin(bvh: MeshTree, keep: boolean): void {
     const n = bvh.triangleCount;
     if (this.stamp.length < n) {
       this.where = new Int32Array(n);
@@ -117,19 +117,12 @@ export class MeshMeshResult {
     this.trianglesB[k] = idB;
   }
 
+  /** Doubles the pair arrays (all four the same length), keeping their contents. */
   private grow(): void {
     const n = this.trianglesA.length * 2;
-    const ta = new Uint32Array(n);
-    ta.set(this.trianglesA);
-    this.trianglesA = ta;
-    const tb = new Uint32Array(n);
-    tb.set(this.trianglesB);
-    this.trianglesB = tb;
-    const sa = new Int32Array(n);
-    sa.set(this.slotsA);
-    this.slotsA = sa;
-    const sb = new Int32Array(n);
-    sb.set(this.slotsB);
-    this.slotsB = sb;
+    this.trianglesA = growArray(this.trianglesA, n);
+    this.trianglesB = growArray(this.trianglesB, n);
+    this.slotsA = growArray(this.slotsA, n);
+    this.slotsB = growArray(this.slotsB, n);
   }
 }

@@ -27,6 +27,7 @@ import { affineFromMatrix4, affineInvert } from './affine.js';
 import type { MeshContacts } from './contacts.js';
 import type { MeshBVH } from './MeshBVH.js';
 import { type BvhCast, shapecast } from './shapecast.js';
+import type { MeshTree } from './tree.js';
 import { closestPointOnTriangle, isDegenerateTriangleAt } from './triangle.js';
 
 const M = new Float64Array(12);
@@ -72,7 +73,7 @@ function obbOk(obb: ArrayLike<number>): boolean {
   );
 }
 
-function setup(fn: string, bvh: MeshBVH, matrix: ArrayLike<number> | null, obb: ArrayLike<number>): void {
+function setup(fn: string, bvh: MeshTree, matrix: ArrayLike<number> | null, obb: ArrayLike<number>): void {
   if (!obbOk(obb)) checkObb(obb, 0, 'obb', undefined, fn);
   affineFromMatrix4(M, matrix, 'matrix', fn);
   S[CENTER] = obb[0];
@@ -226,7 +227,7 @@ function triBox(depth: boolean): boolean {
 }
 
 /** Loads slot `s` into `Q` (OBB frame); false if degenerate. */
-function loadSlot(bvh: MeshBVH, s: number): boolean {
+function loadSlot(bvh: MeshTree, s: number): boolean {
   const v = bvh.triVerts;
   const i = 9 * s;
   for (let k = 0; k < 3; k++) {
@@ -327,7 +328,7 @@ function contactPoint(): void {
   }
 }
 
-function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
+function testSlot(bvh: MeshTree, s: number, out: MeshContacts | null): boolean {
   if (!loadSlot(bvh, s)) return false;
   if (!triBox(out !== null)) return false;
   if (out) {
@@ -350,14 +351,14 @@ function testSlot(bvh: MeshBVH, s: number, out: MeshContacts | null): boolean {
 
 /** Where the contacts go (`null`: stop at the first touching triangle), and the tree queried. */
 let target: MeshContacts | null = null;
-let tree: MeshBVH | null = null;
+let tree: MeshTree | null = null;
 
 /** The query as a {@link shapecast} cast: unordered, contacts in tree order. */
 const cast: BvhCast = {
   keys: null,
   intersectsBounds: nodeHit,
   intersectsRange(offset: number, count: number): boolean {
-    const bvh = tree as MeshBVH;
+    const bvh = tree as MeshTree;
     const out = target;
     for (let s = offset, end = offset + count; s < end; s++) {
       if (testSlot(bvh, s, out) && out === null) return true;
@@ -366,10 +367,11 @@ const cast: BvhCast = {
   },
 };
 
-function query(bvh: MeshBVH, out: MeshContacts | null): boolean {
+function query(bvh: MeshTree, out: MeshContacts | null): boolean {
   tree = bvh;
   target = out;
-  const stopped = shapecast(bvh, cast);
+  // `shapecast` reads only the tree's data (a `MeshBVH` is one more `MeshTree`).
+  const stopped = shapecast(bvh as MeshBVH, cast);
   tree = null;
   target = null;
   return stopped;
@@ -390,6 +392,25 @@ export function meshObbContacts(
   setup('meshObbContacts', bvh, matrix, obb);
   out.count = 0;
   query(bvh, out);
+  return out.count;
+}
+
+/**
+ * {@link meshObbContacts} into `out`, or {@link meshObbIntersects} (1 or 0) with `out` null, on the plain
+ * tree of `buildMeshTree`; errors name the function of that form.
+ *
+ * @internal
+ */
+export function meshObbQuery(
+  tree: MeshTree,
+  matrix: ArrayLike<number> | null,
+  obb: ArrayLike<number>,
+  out: MeshContacts | null,
+): number {
+  setup(out ? 'meshObbContacts' : 'meshObbIntersects', tree, matrix, obb);
+  if (out === null) return query(tree, null) ? 1 : 0;
+  out.count = 0;
+  query(tree, out);
   return out.count;
 }
 

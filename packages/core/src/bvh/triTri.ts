@@ -204,150 +204,22 @@ export function triTriRecords(A: Float64Array, a: number, B: Float64Array, b: nu
     // Coplanar — or a degenerate triangle, whose zero normal puts every distance at 0.
     if ((nax === 0 && nay === 0 && naz === 0) || (nbx === 0 && nby === 0 && nbz === 0)) return false;
     // Both triangles into the 2-D scratch, projected on the plane of the one the other lies in.
-    P3[0] = a0x;
-    P3[1] = a0y;
-    P3[2] = a0z;
-    P3[3] = a1x;
-    P3[4] = a1y;
-    P3[5] = a1z;
-    P3[6] = a2x;
-    P3[7] = a2y;
-    P3[8] = a2z;
-    Q3[0] = b0x;
-    Q3[1] = b0y;
-    Q3[2] = b0z;
-    Q3[3] = b1x;
-    Q3[4] = b1y;
-    Q3[5] = b1z;
-    Q3[6] = b2x;
-    Q3[7] = b2y;
-    Q3[8] = b2z;
+    for (let k = 0; k < 9; k++) {
+      P3[k] = A[a + k];
+      Q3[k] = B[b + k];
+    }
     TOL[0] = tol;
     return bFlat ? overlap2d(A, a + 9) : overlap2d(B, b + 9);
   }
 
   // B only touches A's plane (no vertex strictly on one of the sides): A ∩ B is A ∩ (B's vertex or
-  // edge lying on the plane); test that feature against A in A's plane.
+  // edge lying on the plane); test that feature against A in A's plane. Likewise A on B's plane.
+  TOL[0] = tol;
   if (!(db0 < 0 || db1 < 0 || db2 < 0) || !(db0 > 0 || db1 > 0 || db2 > 0)) {
-    // Collapse B to its on-plane vertices (one or two of them; repeat to fill three).
-    let fx0: number;
-    let fy0: number;
-    let fz0: number;
-    let fx1: number;
-    let fy1: number;
-    let fz1: number;
-    if (db0 === 0) {
-      fx0 = b0x;
-      fy0 = b0y;
-      fz0 = b0z;
-      if (db1 === 0) {
-        fx1 = b1x;
-        fy1 = b1y;
-        fz1 = b1z;
-      } else if (db2 === 0) {
-        fx1 = b2x;
-        fy1 = b2y;
-        fz1 = b2z;
-      } else {
-        fx1 = fx0;
-        fy1 = fy0;
-        fz1 = fz0;
-      }
-    } else if (db1 === 0) {
-      fx0 = b1x;
-      fy0 = b1y;
-      fz0 = b1z;
-      if (db2 === 0) {
-        fx1 = b2x;
-        fy1 = b2y;
-        fz1 = b2z;
-      } else {
-        fx1 = fx0;
-        fy1 = fy0;
-        fz1 = fz0;
-      }
-    } else {
-      fx0 = fx1 = b2x;
-      fy0 = fy1 = b2y;
-      fz0 = fz1 = b2z;
-    }
-    P3[0] = a0x;
-    P3[1] = a0y;
-    P3[2] = a0z;
-    P3[3] = a1x;
-    P3[4] = a1y;
-    P3[5] = a1z;
-    P3[6] = a2x;
-    P3[7] = a2y;
-    P3[8] = a2z;
-    Q3[0] = fx0;
-    Q3[1] = fy0;
-    Q3[2] = fz0;
-    Q3[3] = Q3[6] = fx1;
-    Q3[4] = Q3[7] = fy1;
-    Q3[5] = Q3[8] = fz1;
-    TOL[0] = tol;
-    return overlap2d(A, a + 9);
+    return touching(A, a, B, b, db0 === 0, db1 === 0, db2 === 0);
   }
   if (!(da0 < 0 || da1 < 0 || da2 < 0) || !(da0 > 0 || da1 > 0 || da2 > 0)) {
-    let fx0: number;
-    let fy0: number;
-    let fz0: number;
-    let fx1: number;
-    let fy1: number;
-    let fz1: number;
-    if (da0 === 0) {
-      fx0 = a0x;
-      fy0 = a0y;
-      fz0 = a0z;
-      if (da1 === 0) {
-        fx1 = a1x;
-        fy1 = a1y;
-        fz1 = a1z;
-      } else if (da2 === 0) {
-        fx1 = a2x;
-        fy1 = a2y;
-        fz1 = a2z;
-      } else {
-        fx1 = fx0;
-        fy1 = fy0;
-        fz1 = fz0;
-      }
-    } else if (da1 === 0) {
-      fx0 = a1x;
-      fy0 = a1y;
-      fz0 = a1z;
-      if (da2 === 0) {
-        fx1 = a2x;
-        fy1 = a2y;
-        fz1 = a2z;
-      } else {
-        fx1 = fx0;
-        fy1 = fy0;
-        fz1 = fz0;
-      }
-    } else {
-      fx0 = fx1 = a2x;
-      fy0 = fy1 = a2y;
-      fz0 = fz1 = a2z;
-    }
-    P3[0] = b0x;
-    P3[1] = b0y;
-    P3[2] = b0z;
-    P3[3] = b1x;
-    P3[4] = b1y;
-    P3[5] = b1z;
-    P3[6] = b2x;
-    P3[7] = b2y;
-    P3[8] = b2z;
-    Q3[0] = fx0;
-    Q3[1] = fy0;
-    Q3[2] = fz0;
-    Q3[3] = Q3[6] = fx1;
-    Q3[4] = Q3[7] = fy1;
-    Q3[5] = Q3[8] = fz1;
-    TOL[0] = tol;
-    return overlap2d(B, b + 9);
+    return touching(B, b, A, a, da0 === 0, da1 === 0, da2 === 0);
   }
 
   // Both triangles cross the other's plane: Möller's intervals on L = N_A × N_B, projected on the
@@ -456,6 +328,31 @@ function interval(): void {
     IV[0] = t1;
     IV[1] = t0;
   }
+}
+
+/**
+ * Whether triangle `T[t..]`, which only touches the plane of triangle `R[r..]` (its vertices with `on0`,
+ * `on1`, `on2` lie on it, the others on one side), meets `R`: its on-plane vertices (one or two,
+ * repeated to fill three) against `R` in `R`'s plane, tolerance `TOL[0]`.
+ */
+function touching(
+  R: Float64Array,
+  r: number,
+  T: Float64Array,
+  t: number,
+  on0: boolean,
+  on1: boolean,
+  on2: boolean,
+): boolean {
+  // Offsets of the first on-plane vertex and of the second (the first again if alone).
+  const f0 = on0 ? 0 : on1 ? 3 : 6;
+  const f1 = f0 === 0 ? (on1 ? 3 : on2 ? 6 : 0) : f0 === 3 && on2 ? 6 : f0;
+  for (let k = 0; k < 9; k++) P3[k] = R[r + k];
+  for (let k = 0; k < 3; k++) {
+    Q3[k] = T[t + f0 + k];
+    Q3[3 + k] = Q3[6 + k] = T[t + f1 + k];
+  }
+  return overlap2d(R, r + 9);
 }
 
 /**
