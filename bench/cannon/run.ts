@@ -3,7 +3,8 @@
  * at N = 1 000 only) against the same scene with Sieve installed (`installSieve` of `@sieve/cannon`:
  * SieveBroadphase, pair-sized collision matrices and overlap keepers, the added narrowphase), at
  * N = 1 000, 5 000, 20 000 (and 50 000, Sieve only): mixed spheres and boxes, ~5 % volume fraction, no
- * gravity (scene.ts). Then trimesh–trimesh steps per second (trimesh balls on a trimesh floor), where stock
+ * gravity (scene.ts); Sieve as installed by default (its sort and sweep) and with a `SweepAndPrune`
+ * passed as its broadphase (what a large world gains from the tree). Then trimesh–trimesh steps per second (trimesh balls on a trimesh floor), where stock
  * cannon has no handler and reports no contact at all.
  *
  * Timing: each world is built from the same seed; the first `firstSteps` steps are timed one by one (stock
@@ -18,7 +19,8 @@
  * Writes bench/results/cannon.json and cannon.svg. `--quick`: small sizes, few steps (smoke test).
  */
 import { performance } from 'node:perf_hooks';
-import { installSieve, type SieveBroadphase } from '@sieve/cannon';
+import { type InstallSieveOptions, installSieve, type SieveBroadphase } from '@sieve/cannon';
+import { SweepAndPrune } from '@sieve/core';
 import * as CANNON from 'cannon-es';
 import { writeJson, writeText } from '../lib/results.js';
 import { median, ratio } from '../lib/stats.js';
@@ -51,8 +53,12 @@ interface Row {
   n: number;
   stockSap: Timing | { error: string; afterMs: number };
   stockNaive?: Timing;
-  sieve: Timing & { broadphaseMs: number; pairs: number };
+  sieve: SieveTiming;
+  /** Sieve with `broadphase: new SweepAndPrune({ dimensions: 3 })`. */
+  sieveSap: SieveTiming;
 }
+
+type SieveTiming = Timing & { broadphaseMs: number; pairs: number };
 
 function timeWorld(make: () => CANNON.World, n: number): Timing {
   const { firstSteps, warmup, steps } = plan(n);
@@ -79,10 +85,29 @@ function timeWorld(make: () => CANNON.World, n: number): Timing {
   return { firstStepsMs, stepMs: median(times), contacts: world.contacts.length, buildMs };
 }
 
-function sieveWorld(): CANNON.World {
+function sieveWorld(options: InstallSieveOptions = {}): CANNON.World {
   const world = new CANNON.World({ gravity: new CANNON.Vec3(0, 0, 0) });
-  installSieve(world); // before the bodies are added: cannon's own matrix is resized on every addBody
+  installSieve(world, options); // before the bodies are added: cannon's own matrix is resized on every addBody
   return world;
+}
+
+/** A Sieve world's step times, with its broadphase's own time each step (median of the last 20). */
+function timeSieve(n: number, options: InstallSieveOptions): SieveTiming {
+  const broadphaseTimes: number[] = [];
+  let pairs = 0;
+  const timing = timeWorld(() => {
+    const world = sieveWorld(options);
+    const bp = world.broadphase as SieveBroadphase;
+    const inner = bp.collisionPairs.bind(bp);
+    bp.collisionPairs = (w, p1, p2) => {
+      const t = performance.now();
+      inner(w, p1, p2);
+      broadphaseTimes.push(performance.now() - t);
+      pairs = p1.length;
+    };
+    return world;
+  }, n);
+  return { ...timing, broadphaseMs: median(broadphaseTimes.slice(-20)), pairs };
 }
 
 /** Lockstep check at N: Naive (boxes) + Sieve narrowphase vs Sieve installed: contacts and bodies equal. */
@@ -134,30 +159,21 @@ for (const n of sizes) {
     };
   }
   const stockNaive = n <= 1000 ? timeWorld(() => stockWorld('naive'), n) : undefined;
-  // The broadphase's own time, each step (its median over the last 20 is taken after the run).
-  const broadphaseTimes: number[] = [];
-  let pairs = 0;
-  const sieve = timeWorld(() => {
-    const world = sieveWorld();
-    const bp = world.broadphase as SieveBroadphase;
-    const inner = bp.collisionPairs.bind(bp);
-    bp.collisionPairs = (w, p1, p2) => {
-      const t = performance.now();
-      inner(w, p1, p2);
-      broadphaseTimes.push(performance.now() - t);
-      pairs = p1.length;
-    };
-    return world;
-  }, n);
-  const broadphaseMs = median(broadphaseTimes.slice(-20));
-  const row: Row = { n, stockSap, stockNaive, sieve: { ...sieve, broadphaseMs, pairs } };
-  rows.push(row);
+  const sieve = timeSieve(n, {});
+  const sieveSap = timeSieve(n, { broadphase: new SweepAndPrune({ dimensions: 3 }) });
+  if (sieveSap.pairs !== sieve.pairs || sieveSap.contacts !== sieve.contacts) {
+    throw new Error(`N=${n}: Sieve's sweep and its SweepAndPrune disagree (pairs or contacts)`);
+  }
+  rows.push({ n, stockSap, stockNaive, sieve, sieveSap });
   const sap = 'stepMs' in stockSap ? stockSap : null;
+  const sieveLine = (name: string, t: SieveTiming) =>
+    `; ${name} ${t.stepMs.toFixed(1)} ms/step (first ${t.firstStepsMs.map((x) => x.toFixed(0)).join(', ')} ms, broadphase ${t.broadphaseMs.toFixed(1)} ms, ${t.pairs} pairs, ${t.contacts} contacts)` +
+    (sap ? `; SAP/${name} ${ratio(sap.stepMs, t.stepMs)}` : '');
   console.log(
     `N=${n}: stock SAP ${sap ? `${sap.stepMs.toFixed(1)} ms/step (first steps ${sap.firstStepsMs.map((x) => x.toFixed(0)).join(', ')} ms)` : `— ${(stockSap as { error: string }).error}`}` +
       (stockNaive ? `, stock Naive ${stockNaive.stepMs.toFixed(1)} ms` : '') +
-      `; Sieve ${sieve.stepMs.toFixed(1)} ms/step (first ${sieve.firstStepsMs.map((x) => x.toFixed(0)).join(', ')} ms, broadphase ${broadphaseMs.toFixed(1)} ms, ${pairs} pairs, ${sieve.contacts} contacts)` +
-      (sap ? `; SAP/Sieve ${ratio(sap.stepMs, sieve.stepMs)}` : ''),
+      sieveLine('Sieve', sieve) +
+      sieveLine('Sieve+SweepAndPrune', sieveSap),
   );
 }
 
@@ -211,6 +227,10 @@ const series = [
     points: rows.flatMap((r) => (r.stockNaive ? [[r.n, r.stockNaive.stepMs] as [number, number]] : [])),
   },
   { name: 'Sieve installed', points: rows.map((r) => [r.n, r.sieve.stepMs] as [number, number]) },
+  {
+    name: 'Sieve with a SweepAndPrune',
+    points: rows.map((r) => [r.n, r.sieveSap.stepMs] as [number, number]),
+  },
 ].filter((s) => s.points.length > 0);
 const chart = lineChart(series, {
   title: 'cannon-es world.step(), mixed spheres and boxes',

@@ -65,11 +65,11 @@ const rng = (seed) => () => {
   seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
   return seed / 2 ** 32;
 };
-function cannonRun(sieve) {
+function cannonRun(options) {
   const random = rng(7);
   CANNON.Body.idCounter = 0;
   const w = new CANNON.World({ gravity: new CANNON.Vec3(0, -9.82, 0) });
-  if (sieve) installCannon(w);
+  if (options) installCannon(w, options);
   const floor = new CANNON.Body({ mass: 0, shape: new CANNON.Plane() });
   floor.quaternion.setFromEuler(-Math.PI / 2, 0, 0);
   w.addBody(floor);
@@ -95,7 +95,22 @@ function cannonRun(sieve) {
   }
   return out;
 }
-assert.deepEqual(cannonRun(true), cannonRun(false), 'cannon-es: Sieve steps the mixed world as stock does');
+const stockCannon = cannonRun(null);
+assert.deepEqual(
+  cannonRun({}),
+  stockCannon,
+  'cannon-es: Sieve (default) steps the mixed world as stock does',
+);
+assert.deepEqual(
+  cannonRun({ broadphase: { naiveBelow: 0 } }),
+  stockCannon,
+  'cannon-es: Sieve (its sweep from 0 bodies) as stock',
+);
+assert.deepEqual(
+  cannonRun({ broadphase: { sieve: new SweepAndPrune({ dimensions: 3 }), naiveBelow: 0 } }),
+  stockCannon,
+  'cannon-es: Sieve (on a passed SweepAndPrune) as stock',
+);
 
 function matterRun(options) {
   const random = rng(11);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { mangleOptions } from '../../scripts/mangle.js';
+import { pureModuleScope } from '../../scripts/pure.js';
 import defaultPages from './defaultPages.json';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -66,8 +67,9 @@ export async function measurePage(
       ? // An empty tsconfig, given inline: no tsconfig above the project's folder may map `@sieve/*`
         // elsewhere (esbuild then reads none).
         { absWorkingDir: installed, tsconfigRaw: '{}' }
-      : // The private names shortened as the packages' builds shorten them (see scripts/mangle.ts).
-        { ...mangleOptions(), alias: ALIAS }),
+      : // The private names shortened and the load-time initializers marked pure, as the packages'
+        // builds do (see scripts/mangle.ts and scripts/pure.ts): what a page of the published build weighs.
+        { ...mangleOptions(), alias: ALIAS, plugins: [pureModuleScope()] }),
     // Node-only paths of the parallel broadphase and the GPU pass (never reached in a browser).
     external: [...external, 'node:*', 'worker_threads', 'webgpu'],
     logLevel: 'error',
@@ -153,7 +155,8 @@ export const OPT_IN: Record<'ocsiBatch' | 'gpu' | 'parallel' | 'octree' | 'bulle
   gpu: /^core\/src\/gpu\//,
   parallel: /^core\/src\/broadphase\/parallel\//,
   bullets: /^(cannon\/src\/bullets\/(system|sweep)\.ts|core\/src\/ccd\/toi)/,
-  convex: /^cannon\/src\/convex\//,
+  // The convex generator and the OCSI sphere–box and box–box handlers (values of `@sieve/cannon/convex`).
+  convex: /^(cannon\/src\/(convex\/|boxContacts\.ts)|core\/src\/narrowphase\/(obbObb|ocsi))/,
 };
 
 /** Measures every page (one after the other: esbuild uses the cores itself). */

@@ -15,6 +15,7 @@ import {
   SieveBroadphase,
   setBullet as setCannonBullet,
 } from '@sieve/cannon';
+import { sphereBoxContact } from '@sieve/cannon/convex';
 import {
   BodyTable,
   BruteForce,
@@ -103,6 +104,26 @@ describe('checkOptionKeys', () => {
     // Own keys only: an inherited enumerable key is not the caller's.
     const inherited = Object.create({ typo: 1 }) as object;
     expect(() => checkOptionKeys('f: options', inherited, ['a'])).not.toThrow();
+    // Unlisted keys pass the check (a removed option, whose own message the caller gives) unnamed.
+    expect(() => checkOptionKeys('f: options', { old: 1 }, ['a'], ['old'])).not.toThrow();
+    expect(() => checkOptionKeys('f: options', { typo: 1 }, ['a'], ['old'])).toThrow(/\(known: a\)$/);
+  });
+
+  it("the adapters' unknown-key errors do not list their removed options as known", () => {
+    const message = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return String((e as Error).message);
+      }
+      return '';
+    };
+    const matter = message(() => installMatter(Matter.Engine.create(), { sweepbelow: 1 } as never));
+    expect(matter).toMatch(/unknown key 'sweepbelow' \(known: broadphase, mode, sweepBelow/);
+    expect(matter).not.toMatch(/\b(sap|octree|parallel)\b/);
+    const cannon = message(() => new SieveBroadphase({ naivebelow: 1 } as never));
+    expect(cannon).toMatch(/unknown key 'naivebelow' \(known: hugeExtent, .*naiveBelow/);
+    expect(cannon).not.toMatch(/\b(kind|sap|octree)\b/);
   });
 });
 
@@ -298,16 +319,22 @@ describe('@sieve/cannon entry points', () => {
       unknownKey('installSieve: options.broadphase', 'naivebelow', 'naiveBelow'),
     ],
     [
-      'a typo in the tree options',
+      'tree options (a SweepAndPrune is passed built, its options given to it)',
       { broadphase: { sap: { cellsize: 2 } } },
       TypeError,
-      unknownKey('installSieve: options.broadphase.sap', 'cellsize', 'cellSize'),
+      /options\.broadphase\.sap is not supported; pass sieve: new SweepAndPrune\(\{ dimensions: 3/,
     ],
     [
       'the octree by name (it is passed built, as sieve)',
       { broadphase: { kind: 'octree' } },
       RangeError,
-      /kind 'octree' is not built by name; pass sieve: new Octree/,
+      /kind 'octree' is not supported: the adapter builds no tree .*pass sieve: new Octree/,
+    ],
+    [
+      'the sweep and prune by name (it is passed built, as sieve)',
+      { broadphase: { kind: 'sap' } },
+      RangeError,
+      /kind 'sap' is not supported: the adapter builds no tree .*pass sieve: new SweepAndPrune/,
     ],
     [
       'octree options (an Octree is passed built, its options given to it)',
@@ -346,10 +373,10 @@ describe('@sieve/cannon entry points', () => {
     ['maxContacts 0', { narrowphase: { maxContacts: 0 } }, RangeError, /narrowphase\.maxContacts/],
     ['naiveBelow -1', { broadphase: { naiveBelow: -1 } }, RangeError, /naiveBelow/],
     [
-      'a bad tree option value',
-      { broadphase: { naiveBelow: 0, sap: { cellSize: -2 } } },
+      'a bad broadphase option value',
+      { broadphase: { naiveBelow: 0, margin: -2 } },
       RangeError,
-      /cellSize/,
+      /options\.broadphase\.margin|margin must be/,
     ],
     ['bullets slop NaN', { bullets: { slop: Number.NaN } }, RangeError, /slop/],
   ];
@@ -384,7 +411,24 @@ describe('@sieve/cannon entry points', () => {
     expectThrow(
       () => installNarrowphase(world.narrowphase, { sphereBox: 'yes' as never }),
       TypeError,
-      /installNarrowphase: options\.sphereBox must be true or false/,
+      /installNarrowphase: options\.sphereBox must be false or sphereBoxContact of '@sieve\/cannon\/convex'/,
+    );
+    // The opt-in handlers are values of their own entry point (pages without them do not bundle them).
+    expectThrow(
+      () => installNarrowphase(world.narrowphase, { sphereBox: true as never }),
+      TypeError,
+      /options\.sphereBox takes the handler, not true: import \{ sphereBoxContact \} from '@sieve\/cannon\/convex'/,
+    );
+    expectThrow(
+      () => installNarrowphase(world.narrowphase, { boxBox: true as never }),
+      TypeError,
+      /options\.boxBox takes the handler, not true: import \{ boxBoxPrefilter \}/,
+    );
+    // Each value turns on its own option only.
+    expectThrow(
+      () => installNarrowphase(world.narrowphase, { boxBox: sphereBoxContact as never }),
+      TypeError,
+      /options\.boxBox must be false or boxBoxPrefilter/,
     );
     expectThrow(
       () => installNarrowphase(world.narrowphase, { bogus: true } as never),

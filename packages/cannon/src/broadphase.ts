@@ -13,11 +13,13 @@
  * start of the step, where Naive refreshes only those of bodies in a pair its filter lets through (the
  * pairs are the same; only `body.aabb` of a body no pair could include is fresher).
  *
- * How: below `naiveBelow` bodies, Naive's double loop itself runs (the fixed cost of a tree is not worth
- * it there). From `naiveBelow` bodies up, one proxy per body lives in Sieve's incremental sweep and
- * prune (`SweepAndPrune` of `@sieve/core`: per-axis endpoint lists kept sorted by insertion sort, pairs
- * changed on swaps, as Bullet's btAxisSweep3, over the
- * regions of a sparse grid), or a Sieve broadphase you pass (its octree, the parallel one). The bodies' records live in core's `BodyTable` (the engine
+ * How: below `naiveBelow` bodies, Naive's double loop itself runs (the fixed cost of a sort is not worth
+ * it there). From `naiveBelow` bodies up, by default, a sort and sweep (`AxisSweep`: the boxes ordered on
+ * the axis of widest spread, the order kept from step to step and repaired by insertion sort, as
+ * cannon's own `SAPBroadphase` and I-COLLIDE sweep), which needs no tree and adds little to a page.
+ * With a Sieve broadphase you pass as `sieve` (`SweepAndPrune` of `@sieve/core` for large worlds: per-axis
+ * endpoint lists kept sorted by insertion sort, pairs changed on swaps, as Bullet's btAxisSweep3; its
+ * octree; the parallel one), one proxy per body lives in it instead. The bodies' records then live in core's `BodyTable` (the engine
  * seam both adapters share): each step one O(N) pass over `world.bodies` reads every body's numbers
  * and notices bodies added or removed by a stamp per record; a proxy's box is a "fat" box, as
  * in Box2D's dynamic tree: the body's bounding-sphere box (or AABB) widened by a margin, moved only when
@@ -43,22 +45,23 @@ import {
   growArray,
   optionKeys,
   PairOrder,
-  SWEEP_AND_PRUNE_OPTION_KEYS,
-  SweepAndPrune,
-  type SweepAndPruneOptions,
 } from '@sieve/core';
 import { type AABB, Body, Broadphase, type World } from 'cannon-es';
+import { AxisSweep } from './sweep.js';
 
 /** Options of {@link SieveBroadphase}. */
 export interface SieveBroadphaseOptions {
   /**
-   * The Sieve broadphase the adapter builds: `'sap'` (default, SweepAndPrune). Any other — the
-   * `Octree` of `@sieve/core`, the parallel one — is passed built, as `sieve`, so that a bundle holds
-   * only the broadphases its page imports: the former `'octree'` throws a `RangeError` saying so.
+   * Not supported: the adapter builds no tree (its default is a sort and sweep). Any value throws a
+   * `RangeError`: build the tree yourself (`new SweepAndPrune({ dimensions: 3 })` of `@sieve/core`)
+   * and pass it as `sieve`, so that a bundle holds only the broadphases its page imports.
    */
-  kind?: 'sap';
-  /** Options passed to `SweepAndPrune` (dimensions is always 3). */
-  sap?: Omit<SweepAndPruneOptions, 'dimensions'>;
+  kind?: never;
+  /**
+   * Not supported: any value throws a `TypeError`. Build the `SweepAndPrune` yourself
+   * (`new SweepAndPrune({ dimensions: 3, ...options })` from `@sieve/core`) and pass it as `sieve`.
+   */
+  sap?: never;
   /**
    * Not supported: any value throws a `TypeError`. Build the Octree yourself
    * (`new Octree({ dimensions: 3, ... })` from `@sieve/core`) and pass it as `sieve`.
@@ -72,19 +75,22 @@ export interface SieveBroadphaseOptions {
   /** Pair by AABB (cannon's `useBoundingBoxes = true`) instead of bounding spheres. Default false. */
   useBoundingBoxes?: boolean;
   /**
-   * Worlds with fewer bodies than this run Naive's double loop instead of the tree; the
-   * tree is dropped below three quarters of it. Same pairs either way. Default 64; 0 always uses the tree.
+   * Worlds with fewer bodies than this run Naive's double loop instead of the sweep (or tree); that is
+   * dropped below three quarters of it. Same pairs either way. Default 64; 0 never runs Naive's loop.
    */
   naiveBelow?: number;
-  /** How far a proxy's fat box reaches past the body's box, as a fraction of its radius. Default 0.25. */
+  /**
+   * With a `sieve` tree: how far a proxy's fat box reaches past the body's box, as a fraction of its
+   * radius. Default 0.25.
+   */
   margin?: number;
   /**
-   * The Sieve broadphase to keep the proxies in, instead of one built from `kind`: an empty 3-D
-   * instance of any `@sieve/core` broadphase that you built and own — such as
-   * `new ParallelSweepAndPrune({ dimensions: 3, workers })` of `@sieve/core/parallel` for large worlds
-   * (the README says from what size it pays). Same pairs and order as with the default tree. The
-   * adapter empties it when it lets go (uninstalling, or a world shrinking to Naive's loop) but never
-   * disposes it. Not with `kind`, `sap` or `octree`.
+   * A Sieve broadphase to keep the bodies' proxies in, instead of the default sort and sweep: an empty
+   * 3-D instance of any `@sieve/core` broadphase that you built and own — `new SweepAndPrune({
+   * dimensions: 3 })` for large worlds, or `new ParallelSweepAndPrune({ dimensions: 3, workers })` of
+   * `@sieve/core/parallel` (the README says from what sizes they pay). Same pairs and order as the
+   * default. The adapter empties it when it lets go (uninstalling, or a world shrinking to Naive's loop)
+   * but never disposes it.
    */
   sieve?: CoreBroadphase;
 }
@@ -103,33 +109,33 @@ const SIEVE_BROADPHASE_OPTION_KEYS = optionKeys<SieveBroadphaseOptions>({
   margin: true,
   sieve: true,
 });
-/** The keys of `sap`: the sweep and prune's, but `dimensions` (always 3). */
-const SAP_OPTION_KEYS = SWEEP_AND_PRUNE_OPTION_KEYS.filter((k) => k !== 'dimensions');
-
-/** How to use the octree, for the errors that meet the removed `'octree'`. */
-const OCTREE_HINT =
-  "pass sieve: new Octree({ dimensions: 3, ... }) from '@sieve/core' (its options there), so that only " +
-  'pages that import the octree ship it';
+/** The removed options: let through the key check (each gets its own message), not listed as known. */
+const REMOVED_KEYS = ['kind', 'sap', 'octree'];
+const LISTED_KEYS = SIEVE_BROADPHASE_OPTION_KEYS.filter((k) => !REMOVED_KEYS.includes(k));
+/** How to use a tree, for the errors that meet the removed `kind`, `sap` and `octree`. */
+const TREE_HINT = (tree: string) =>
+  `pass sieve: new ${tree}({ dimensions: 3, ... }) from '@sieve/core' (its options there), so that only ` +
+  'pages that import it ship it';
 
 /**
- * Checks the keys of {@link SieveBroadphaseOptions} (and of its `sap`; `octree` is refused), and
- * `useBoundingBoxes`, as `where` (`'new SieveBroadphase: options'`). Throws a `TypeError` naming the
- * option; the constructor checks the other values.
+ * Checks the keys of {@link SieveBroadphaseOptions} (the removed `kind`, `sap` and `octree` are
+ * refused), `sieve` and `useBoundingBoxes`, as `where` (`'new SieveBroadphase: options'`). Throws a
+ * `TypeError` or `RangeError` naming the option; the constructor checks the other values.
  */
 export function checkSieveBroadphaseKeys(options: SieveBroadphaseOptions, where: string): void {
-  checkOptionKeys(where, options, SIEVE_BROADPHASE_OPTION_KEYS);
-  if (options.sieve !== undefined) {
-    checkSieveInstance(options.sieve, `${where}.sieve`);
-    for (const key of ['kind', 'sap', 'octree'] as const) {
-      if (options[key] !== undefined) {
-        throw new TypeError(
-          `${where}.${key} configures a tree the adapter builds; with ${where}.sieve, configure that instance when you construct it`,
-        );
-      }
-    }
+  checkOptionKeys(where, options, LISTED_KEYS, REMOVED_KEYS);
+  const kind: unknown = options.kind;
+  if (kind != null) {
+    const tree = kind === 'octree' ? 'Octree' : 'SweepAndPrune';
+    throw new RangeError(
+      `${where}.kind '${String(kind)}' is not supported: the adapter builds no tree (its default is a sort and sweep); ${TREE_HINT(tree)}`,
+    );
   }
-  if (options.octree !== undefined) throw new TypeError(`${where}.octree is not supported; ${OCTREE_HINT}`);
-  checkOptionKeys(`${where}.sap`, options.sap, SAP_OPTION_KEYS);
+  if (options.sap != null) {
+    throw new TypeError(`${where}.sap is not supported; ${TREE_HINT('SweepAndPrune')}`);
+  }
+  if (options.octree != null) throw new TypeError(`${where}.octree is not supported; ${TREE_HINT('Octree')}`);
+  if (options.sieve != null) checkSieveInstance(options.sieve, `${where}.sieve`);
   const boxes = options.useBoundingBoxes;
   if (boxes !== undefined && typeof boxes !== 'boolean') {
     throw new TypeError(`${where}.useBoundingBoxes must be true or false, got ${String(boxes)}`);
@@ -177,25 +183,32 @@ const STATIC = Body.STATIC;
 const SLEEPING = Body.SLEEPING;
 const stockNeed = Broadphase.prototype.needBroadphaseCollision;
 
-/** cannon-es `Broadphase` with `NaiveBroadphase`'s pairs, on Sieve's incremental sweep and prune. */
+/** cannon-es `Broadphase` with `NaiveBroadphase`'s pairs, on a sort and sweep or a Sieve tree you pass. */
 export class SieveBroadphase extends Broadphase {
-  /** Which Sieve broadphase is in use (`'instance'`: the one given as `sieve`). */
-  readonly kind: 'sap' | 'instance';
-  /** Bodies below which Naive's loop runs instead of the tree. */
+  /** What answers from `naiveBelow` bodies up: `'sweep'` (default) or `'instance'` (the `sieve` tree). */
+  readonly kind: 'sweep' | 'instance';
+  /** Bodies below which Naive's loop runs instead of the sweep (or tree). */
   readonly naiveBelow: number;
   private readonly hugeExtent: number;
   private readonly margin: number;
-  private readonly options: SieveBroadphaseOptions;
-  private tree: SweepAndPrune | CoreBroadphase;
-  /** Whether the tree holds the bodies (false while the world is small), and in which mode. */
+  /** The `sieve` tree, or null (the sort and sweep answers). */
+  private readonly tree: CoreBroadphase | null;
+  /** The sort and sweep (null with a tree). */
+  private readonly axisSweep: AxisSweep | null;
+  /** Whether the sweep or tree answers (false while the world is small), and in which mode. */
   private treeOn = false;
   private treeBoxes = false;
+  /** Bodies the sweep covered at the last step. */
+  private swept = 0;
 
   /**
-   * One record per tracked body (core's engine seam): the body, its proxy, and in `boxes` the proxy's
-   * (fat) box — for untreed bodies their own box.
+   * With a tree: one record per tracked body (core's engine seam): the body, its proxy, and in `boxes`
+   * the proxy's (fat) box — for untreed bodies their own box. On the sweep, records are body indices.
    */
-  private readonly table: BodyTable<Body>;
+  private readonly table: BodyTable<Body> | null;
+  /** One body's own box, as read by `readBody`, and how far its fat box may reach past it. */
+  private readonly own = new Float64Array(6);
+  private readonly reach = new Float64Array(1);
   /** What cannon's test reads: x, y, z, boundingRadius (spheres) or the AABB (boxes). */
   private exact = new Float64Array(0);
   private recGroup = new Int32Array(0);
@@ -204,7 +217,11 @@ export class SieveBroadphase extends Broadphase {
   private recStill = new Uint8Array(0);
   /** Position in the list of special (untreed) bodies, or -1. */
   private recSpecial = new Int32Array(0);
+  /** With a tree: the special bodies' records. */
   private specials: number[] = [];
+  /** On the sweep: the special bodies' indices this step, and how many. */
+  private sweptSpecials = new Int32Array(0);
+  private sweptSpecialCount = 0;
   /** The pairs kept this step, keyed (later body's index, earlier body's index): Naive's order. */
   private readonly order = new PairOrder();
   /** Candidate pairs the tree reported at the last `collisionPairs` (before the exact test). */
@@ -217,13 +234,6 @@ export class SieveBroadphase extends Broadphase {
   constructor(options: SieveBroadphaseOptions = {}) {
     super();
     checkSieveBroadphaseKeys(options, 'SieveBroadphase: options');
-    const kind = options.sieve !== undefined ? 'instance' : (options.kind ?? 'sap');
-    if ((kind as string) === 'octree') {
-      throw new RangeError(`SieveBroadphase: kind 'octree' is not built by name; ${OCTREE_HINT}`);
-    }
-    if (kind !== 'sap' && kind !== 'instance') {
-      throw new RangeError(`SieveBroadphase: kind must be 'sap', got ${String(kind)}`);
-    }
     const huge = options.hugeExtent ?? 1e12;
     if (typeof huge !== 'number' || !(huge > 0)) {
       throw new RangeError(`SieveBroadphase: hugeExtent must be a positive number, got ${String(huge)}`);
@@ -236,21 +246,20 @@ export class SieveBroadphase extends Broadphase {
     if (typeof margin !== 'number' || !(margin >= 0) || margin === Number.POSITIVE_INFINITY) {
       throw new RangeError(`SieveBroadphase: margin must be a finite number >= 0, got ${String(margin)}`);
     }
-    this.kind = kind;
+    this.tree = options.sieve ?? null;
+    this.kind = this.tree === null ? 'sweep' : 'instance';
     this.hugeExtent = huge;
     this.naiveBelow = naiveBelow;
     this.margin = margin;
-    this.options = options;
     this.useBoundingBoxes = options.useBoundingBoxes ?? false;
-    this.tree = this.makeTree();
+    if (this.tree === null) {
+      this.axisSweep = new AxisSweep();
+      this.table = null;
+      return;
+    }
+    this.axisSweep = null;
     const hooks: BodyTableHooks = {
-      grow: (capacity) => {
-        this.exact = growArray(this.exact, 6 * capacity);
-        this.recGroup = growArray(this.recGroup, capacity);
-        this.recMask = growArray(this.recMask, capacity);
-        this.recStill = growArray(this.recStill, capacity);
-        this.recSpecial = growArray(this.recSpecial, capacity);
-      },
+      grow: (capacity) => this.reserveRecords(capacity),
       added: (r) => {
         this.recSpecial[r] = -1;
       },
@@ -259,36 +268,39 @@ export class SieveBroadphase extends Broadphase {
     this.table = new BodyTable<Body>(this.tree, hooks);
   }
 
-  /** Bodies tracked by the tree (equals `world.bodies.length` after a sync; 0 while on Naive's loop). */
+  /**
+   * Bodies the sweep or tree tracks (equals `world.bodies.length` after a step from `naiveBelow` up;
+   * 0 while on Naive's loop).
+   */
   get bodyCount(): number {
-    return this.table.live;
+    return this.table === null ? this.swept : this.table.live;
   }
 
-  /** Bodies kept out of the tree (planes, huge or invalid boxes). */
+  /** Bodies kept out of the sweep or tree (planes, huge or invalid boxes). */
   get hugeBodyCount(): number {
-    return this.specials.length;
+    return this.table === null ? this.sweptSpecialCount : this.specials.length;
   }
 
-  /** The Sieve broadphase behind this one (read-only use: statistics, debugging). */
-  get sieve(): SweepAndPrune | CoreBroadphase {
+  /** The Sieve broadphase passed as `sieve` (read-only use: statistics, debugging), or null. */
+  get sieve(): CoreBroadphase | null {
     return this.tree;
   }
 
   /**
    * Each record's box as synced at the start of the step (6 numbers a record; a superset of the body's
-   * AABB), or null when the tree does not hold boxes that contain current AABBs (sphere mode, or a small
-   * world on Naive's loop). For this package's bullets.
+   * AABB), or null when no tree holds boxes that contain current AABBs (the sweep, sphere mode, or a
+   * small world on Naive's loop). For this package's bullets.
    */
   get recBounds(): Float64Array | null {
-    return this.treeOn && this.treeBoxes ? this.table.boxes : null;
+    return this.table !== null && this.treeOn && this.treeBoxes ? this.table.boxes : null;
   }
 
   /**
-   * The body records behind the tree (core's `BodyTable`: record → body, proxy and box; body → record
-   * by `find(body, body.id)`; box queries answered as records by `queryRecords`), as of the last sync.
-   * For this package's bullets and for tools: read it, do not change it.
+   * The body records behind the `sieve` tree (core's `BodyTable`: record → body, proxy and box; body →
+   * record by `find(body, body.id)`; box queries answered as records by `queryRecords`), as of the last
+   * sync; null on the sweep. For this package's bullets and for tools: read it, do not change it.
    */
-  get records(): BodyTable<Body> {
+  get records(): BodyTable<Body> | null {
     return this.table;
   }
 
@@ -324,46 +336,11 @@ export class SieveBroadphase extends Broadphase {
       this.naivePairs(bodies, p1, p2);
       return;
     }
-    this.sync(world);
     const custom = this.needBroadphaseCollision !== stockNeed;
-    const table = this.table;
-    const index = table.index;
     const order = this.order;
     order.clear();
-    // Candidates from the tree (as records), through cannon's filter and exact test.
-    const pairs = table.pairRecords();
-    const np = table.pairCount;
-    this.rawPairCount = np;
-    order.reserve(np + 16);
-    for (let k = 0; k < np; k++) {
-      const a = pairs[2 * k];
-      const b = pairs[2 * k + 1];
-      const ia = index[a];
-      const ib = index[b];
-      if (ia > ib) {
-        if (this.keep(a, b, custom)) order.push(ia, ib);
-      } else if (this.keep(b, a, custom)) {
-        order.push(ib, ia);
-      }
-    }
-    // Special bodies against every body (and each other once).
-    const specials = this.specials;
-    const at = table.at;
-    for (let s = 0; s < specials.length; s++) {
-      const rs = specials[s];
-      const is = index[rs];
-      for (let i = 0; i < n; i++) {
-        if (i === is) continue;
-        const r = at[i];
-        // Another special body: pair it once, from the one earlier in the list.
-        if (this.recSpecial[r] >= 0 && this.recSpecial[r] <= s) continue;
-        if (is > i) {
-          if (this.keep(rs, r, custom)) order.push(is, i);
-        } else if (this.keep(r, rs, custom)) {
-          order.push(i, is);
-        }
-      }
-    }
+    if (this.table === null) this.sweepPairs(bodies, custom);
+    else this.treePairs(world, this.table, custom);
     // Naive's order: by the later body's index, then the earlier one's.
     const sorted = order.sort(n);
     const hi = order.first;
@@ -372,6 +349,107 @@ export class SieveBroadphase extends Broadphase {
       const e = sorted[k];
       p1.push(bodies[hi[e]]);
       p2.push(bodies[lo[e]]);
+    }
+  }
+
+  /** The sweep's pairs that pass cannon's filter and exact test, and the special bodies' (records: indices). */
+  private sweepPairs(bodies: Body[], custom: boolean): void {
+    const boxes = this.useBoundingBoxes;
+    this.treeOn = true;
+    this.treeBoxes = boxes;
+    const n = bodies.length;
+    const sweep = this.axisSweep as AxisSweep;
+    sweep.reserve(n);
+    if (this.recGroup.length < n || this.exact.length < 6 * n) this.reserveRecords(n);
+    const specials = (this.sweptSpecials = growArray(this.sweptSpecials, n));
+    const skip = sweep.skip;
+    const rank = this.recSpecial;
+    let ns = 0;
+    for (let i = 0; i < n; i++) {
+      const fits = this.readBody(bodies[i], i, boxes, sweep.boxes, 6 * i);
+      skip[i] = fits ? 0 : 1;
+      rank[i] = fits ? -1 : ns;
+      if (!fits) specials[ns++] = i;
+    }
+    this.swept = n;
+    this.sweptSpecialCount = ns;
+    this.dirty = false;
+    const np = sweep.run(bodies, n);
+    this.keepPairs(sweep.pairs, np, null, bodies, custom);
+    this.keepSpecials(specials, ns, n, null, null, bodies, custom);
+  }
+
+  /** The tree's pairs that pass cannon's filter and exact test, and the special bodies' (as records). */
+  private treePairs(world: World, table: BodyTable<Body>, custom: boolean): void {
+    this.sync(world);
+    const specials = this.specials;
+    this.keepPairs(table.pairRecords(), table.pairCount, table.index, table.bodies, custom);
+    this.keepSpecials(
+      specials,
+      specials.length,
+      world.bodies.length,
+      table.index,
+      table.at,
+      table.bodies,
+      custom,
+    );
+  }
+
+  /**
+   * Puts the candidate pairs of records that pass cannon's filter and exact test in the step's order
+   * list, as (later body's index, earlier one's). `index`: record → body index (null: the same).
+   */
+  private keepPairs(
+    pairs: Int32Array,
+    np: number,
+    index: Int32Array | null,
+    recBody: readonly (Body | null)[],
+    custom: boolean,
+  ): void {
+    const order = this.order;
+    this.rawPairCount = np;
+    order.reserve(np + 16);
+    for (let k = 0; k < np; k++) {
+      const a = pairs[2 * k];
+      const b = pairs[2 * k + 1];
+      const ia = index === null ? a : index[a];
+      const ib = index === null ? b : index[b];
+      if (ia > ib) {
+        if (this.keep(a, b, custom, recBody)) order.push(ia, ib);
+      } else if (this.keep(b, a, custom, recBody)) {
+        order.push(ib, ia);
+      }
+    }
+  }
+
+  /**
+   * The special bodies (records `specials[0 … ns)`) against every body, and each other once (from the
+   * one earlier in the list: `recSpecial` is a record's place there, or -1), into the order list.
+   * `index`: record → body index, `at`: body index → record (null: the same).
+   */
+  private keepSpecials(
+    specials: ArrayLike<number>,
+    ns: number,
+    n: number,
+    index: Int32Array | null,
+    at: Int32Array | null,
+    recBody: readonly (Body | null)[],
+    custom: boolean,
+  ): void {
+    const order = this.order;
+    const rank = this.recSpecial;
+    for (let s = 0; s < ns; s++) {
+      const rs = specials[s];
+      const is = index === null ? rs : index[rs];
+      for (let i = 0; i < n; i++) {
+        const r = at === null ? i : at[i];
+        if (i === is || (rank[r] >= 0 && rank[r] <= s)) continue;
+        if (is > i) {
+          if (this.keep(rs, r, custom, recBody)) order.push(is, i);
+        } else if (this.keep(r, rs, custom, recBody)) {
+          order.push(i, is);
+        }
+      }
     }
   }
 
@@ -390,65 +468,35 @@ export class SieveBroadphase extends Broadphase {
   }
 
   /**
-   * Brings the tree in line with `world.bodies` and the bodies' current numbers, and updates its pairs.
-   * Called by `collisionPairs` from `naiveBelow` bodies up; public for tools that want the tree current.
+   * Brings the `sieve` tree in line with `world.bodies` and the bodies' current numbers, and updates its
+   * pairs. Called by `collisionPairs` from `naiveBelow` bodies up; public for tools that want the tree
+   * current. Does nothing on the sweep (it keeps nothing a step must bring up to date).
    */
   sync(world: World): void {
+    const table = this.table;
+    if (table === null) return;
     const bodies = world.bodies;
     const boxes = this.useBoundingBoxes;
     if (this.treeOn && boxes !== this.treeBoxes) this.clear();
     this.treeOn = true;
     this.treeBoxes = boxes;
-    const table = this.table;
     const n = bodies.length;
     table.beginPass(n);
-    const huge = this.hugeExtent;
     const margin = this.margin;
+    const own = this.own;
     for (let i = 0; i < n; i++) {
       const body = bodies[i];
       const r = table.visit(body, body.id, i);
-      this.recGroup[r] = body.collisionFilterGroup | 0;
-      this.recMask[r] = body.collisionFilterMask | 0;
-      this.recStill[r] = (body.type & STATIC) !== 0 || body.sleepState === SLEEPING ? 1 : 0;
       const o = 6 * r;
-      const ex = this.exact;
       // The body's own box (x0 … z1), and how far its fat box reaches past it.
-      let x0: number;
-      let y0: number;
-      let z0: number;
-      let x1: number;
-      let y1: number;
-      let z1: number;
-      let reach: number;
-      if (boxes) {
-        if (body.aabbNeedsUpdate) body.updateAABB();
-        const l = body.aabb.lowerBound;
-        const u = body.aabb.upperBound;
-        x0 = ex[o] = l.x;
-        y0 = ex[o + 1] = l.y;
-        z0 = ex[o + 2] = l.z;
-        x1 = ex[o + 3] = u.x;
-        y1 = ex[o + 4] = u.y;
-        z1 = ex[o + 5] = u.z;
-        reach = 0.5 * Math.max(x1 - x0, y1 - y0, z1 - z0);
-      } else {
-        const p = body.position;
-        const rad = body.boundingRadius;
-        const px = (ex[o] = p.x);
-        const py = (ex[o + 1] = p.y);
-        const pz = (ex[o + 2] = p.z);
-        ex[o + 3] = rad;
-        // (x − r) − e is below x − r by far more than its two roundings: an outward-rounded box.
-        const e = (Math.max(Math.abs(px), Math.abs(py), Math.abs(pz)) + rad) * PAD;
-        x0 = px - rad - e;
-        y0 = py - rad - e;
-        z0 = pz - rad - e;
-        x1 = px + rad + e;
-        y1 = py + rad + e;
-        z1 = pz + rad + e;
-        reach = rad >= 0 ? rad : Number.NaN;
-      }
-      const fits = reach >= 0 && fitsTree(x0, x1, huge) && fitsTree(y0, y1, huge) && fitsTree(z0, z1, huge);
+      const fits = this.readBody(body, r, boxes, own, 0);
+      const reach = this.reach[0];
+      const x0 = own[0];
+      const y0 = own[1];
+      const z0 = own[2];
+      const x1 = own[3];
+      const y1 = own[4];
+      const z1 = own[5];
       const inTree = table.handles[r] >= 0; // (handles are non-negative; no proxy is NO_PROXY, -1)
       const fat = table.boxes;
       if (
@@ -487,12 +535,73 @@ export class SieveBroadphase extends Broadphase {
   }
 
   /**
+   * Reads what cannon's test reads of `body` into record `r` (its filter, whether it is still, and in
+   * `exact` its position and radius, or its AABB, refreshed if flagged, in box mode), and the body's own
+   * box into `out` at `o` (in sphere mode the sphere's box, rounded outwards), and into `reach[0]` how
+   * far a fat box may reach past it (the radius, or half the widest side). Returns false when the box
+   * cannot be swept or go in a tree: not finite, inverted, or wider than `hugeExtent`. (A boolean, not
+   * the reach: a double returned from a call that is not inlined is boxed, an allocation a body.)
+   */
+  private readBody(body: Body, r: number, boxes: boolean, out: Float64Array, o: number): boolean {
+    this.recGroup[r] = body.collisionFilterGroup | 0;
+    this.recMask[r] = body.collisionFilterMask | 0;
+    this.recStill[r] = (body.type & STATIC) !== 0 || body.sleepState === SLEEPING ? 1 : 0;
+    const ex = this.exact;
+    const e6 = 6 * r;
+    let reach: number;
+    if (boxes) {
+      if (body.aabbNeedsUpdate) body.updateAABB();
+      const l = body.aabb.lowerBound;
+      const u = body.aabb.upperBound;
+      out[o] = ex[e6] = l.x;
+      out[o + 1] = ex[e6 + 1] = l.y;
+      out[o + 2] = ex[e6 + 2] = l.z;
+      out[o + 3] = ex[e6 + 3] = u.x;
+      out[o + 4] = ex[e6 + 4] = u.y;
+      out[o + 5] = ex[e6 + 5] = u.z;
+      reach = 0.5 * Math.max(u.x - l.x, u.y - l.y, u.z - l.z);
+    } else {
+      const p = body.position;
+      const rad = body.boundingRadius;
+      const px = (ex[e6] = p.x);
+      const py = (ex[e6 + 1] = p.y);
+      const pz = (ex[e6 + 2] = p.z);
+      ex[e6 + 3] = rad;
+      // (x − r) − e is below x − r by far more than its two roundings: an outward-rounded box.
+      const e = (Math.max(Math.abs(px), Math.abs(py), Math.abs(pz)) + rad) * PAD;
+      out[o] = px - rad - e;
+      out[o + 1] = py - rad - e;
+      out[o + 2] = pz - rad - e;
+      out[o + 3] = px + rad + e;
+      out[o + 4] = py + rad + e;
+      out[o + 5] = pz + rad + e;
+      reach = rad >= 0 ? rad : Number.NaN;
+    }
+    const huge = this.hugeExtent;
+    this.reach[0] = reach;
+    return (
+      reach >= 0 &&
+      fitsTree(out[o], out[o + 3], huge) &&
+      fitsTree(out[o + 1], out[o + 4], huge) &&
+      fitsTree(out[o + 2], out[o + 5], huge)
+    );
+  }
+
+  /** Grows the per-record arrays to `capacity` records. */
+  private reserveRecords(capacity: number): void {
+    this.exact = growArray(this.exact, 6 * capacity);
+    this.recGroup = growArray(this.recGroup, capacity);
+    this.recMask = growArray(this.recMask, capacity);
+    this.recStill = growArray(this.recStill, capacity);
+    this.recSpecial = growArray(this.recSpecial, capacity);
+  }
+
+  /**
    * Whether Naive emits the pair of records `hi` (the body of larger index) and `lo`: its filter
    * (`needBroadphaseCollision`, inlined on the synced numbers unless overridden), then its exact test.
    */
-  private keep(hi: number, lo: number, custom: boolean): boolean {
+  private keep(hi: number, lo: number, custom: boolean, recBody: readonly (Body | null)[]): boolean {
     if (custom) {
-      const recBody = this.table.bodies;
       if (!this.needBroadphaseCollision(recBody[hi] as Body, recBody[lo] as Body)) return false;
     } else if (
       (this.recGroup[hi] & this.recMask[lo]) === 0 ||
@@ -547,22 +656,18 @@ export class SieveBroadphase extends Broadphase {
     }
   }
 
-  private makeTree(): SweepAndPrune | CoreBroadphase {
-    if (this.options.sieve !== undefined) return this.options.sieve;
-    return new SweepAndPrune({ ...this.options.sap, dimensions: 3 });
-  }
-
   private clear(): void {
     this.specials.length = 0;
     this.treeOn = false;
-    if (this.options.sieve !== undefined) {
-      // The caller's instance is kept: its proxies go, and the update closes their pairs.
-      this.table.reset();
-      this.tree.update();
+    this.swept = 0;
+    this.sweptSpecialCount = 0;
+    if (this.table === null) {
+      (this.axisSweep as AxisSweep).reset();
       return;
     }
-    this.tree = this.makeTree();
-    this.table.reset(this.tree);
+    // The caller's instance is kept: its proxies go, and the update closes their pairs.
+    this.table.reset();
+    (this.tree as CoreBroadphase).update();
   }
 
   private addSpecial(r: number): void {

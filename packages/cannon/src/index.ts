@@ -1,6 +1,7 @@
 /**
- * @sieve/cannon — Sieve for cannon-es: a broadphase with `NaiveBroadphase`'s exact pairs on an incremental
- * sweep and prune, pair-sized collision matrices and overlap keepers with the stock events, and what cannon
+ * @sieve/cannon — Sieve for cannon-es: a broadphase with `NaiveBroadphase`'s exact pairs on a sort and
+ * sweep (or a `@sieve/core` tree you pass), pair-sized collision matrices and overlap keepers with the
+ * stock events, and what cannon
  * lacks: trimesh contacts and "bullets" (continuous collision for fast bodies: `setBullet(body)`).
  * `installSieve(world)` puts all of it on a world (stepping as stock does wherever stock has an answer),
  * `uninstallSieve(world)` takes it off.
@@ -32,6 +33,7 @@ export {
   type ConvexContacts,
   installNarrowphase,
   type NarrowphaseOptions,
+  type OptInHandler,
   SIEVE_COLLISION_TYPES,
   uninstallNarrowphase,
 } from './narrowphase.js';

@@ -6,7 +6,9 @@
  * bodies, contacts and `collide` / `beginContact` / `endContact` events, bit for bit — wherever cannon has
  * an answer; what is added only answers where cannon has none. Each part, switchable by option:
  * - `broadphase`: `world.broadphase` becomes a {@link SieveBroadphase} with Naive's pairs and order (it
- *   takes over the replaced broadphase's `useBoundingBoxes`), or the one you pass.
+ *   takes over the replaced broadphase's `useBoundingBoxes`): a sort and sweep by default, or on a
+ *   `@sieve/core` broadphase you pass (`new SweepAndPrune({ dimensions: 3 })` for large worlds), or the
+ *   SieveBroadphase you pass.
  * - `collisionMatrix`: `world.collisionMatrix` and `world.collisionMatrixPrevious` become
  *   {@link PairCollisionMatrix}es (O(pairs) instead of an N(N−1)/2 array reset every step, with the
  *   array's semantics), and `world.bodyOverlapKeeper` / `world.shapeOverlapKeeper` become
@@ -62,9 +64,10 @@ import { installStepRemovals, type StepRemovalWorld, uninstallStepRemovals } fro
 /** Options of {@link installSieve}. */
 export interface InstallSieveOptions {
   /**
-   * A SieveBroadphase to use, options for a new one, or false to keep the world's. Default true. A
-   * `@sieve/core` broadphase instance (such as a `ParallelSweepAndPrune` of `@sieve/core/parallel`)
-   * is the tree of a new SieveBroadphase: its `sieve` option.
+   * A SieveBroadphase to use, options for a new one, or false to keep the world's. Default true (a
+   * SieveBroadphase on its sort and sweep). A `@sieve/core` broadphase instance — `new SweepAndPrune({
+   * dimensions: 3 })` for worlds of thousands of moving bodies, a `ParallelSweepAndPrune` of
+   * `@sieve/core/parallel` — is the tree of a new SieveBroadphase: its `sieve` option.
    */
   broadphase?: boolean | SieveBroadphase | SieveBroadphaseOptions | CoreBroadphase;
   /** Pair-sized collision matrices and overlap keepers (same events as stock). Default true. */
@@ -208,7 +211,7 @@ const installed = new WeakMap<World, Saved>();
  * }
  * const sieve = installSieve(world); // the same contacts and events as stock, bit for bit
  * for (let i = 0; i < 60; i++) world.step(1 / 60);
- * console.log(world.contacts.length, sieve.broadphase?.bodyCount); // last step's contacts; bodies in the tree
+ * console.log(world.contacts.length, sieve.broadphase?.bodyCount); // last step's contacts; bodies swept
  * uninstallSieve(world); // cannon's own objects back, the collision state carried over
  * ```
  */
@@ -316,8 +319,8 @@ function checkInstallOptions(options: InstallSieveOptions, where: string, keys: 
   }
   const bp = options.broadphase;
   if (isSieveInstance(bp)) checkSieveBroadphaseKeys({ sieve: bp }, `${where}: options.broadphase`);
-  else if (bp !== undefined && typeof bp !== 'boolean' && !(bp instanceof SieveBroadphase)) {
-    if (bp === null || typeof bp !== 'object' || !isPlainObject(bp)) {
+  else if (bp != null && typeof bp !== 'boolean' && !(bp instanceof SieveBroadphase)) {
+    if (typeof bp !== 'object' || !isPlainObject(bp)) {
       throw new TypeError(
         `${where}: options.broadphase must be true, false, a SieveBroadphase or its options, got ${String(bp)}`,
       );

@@ -29,7 +29,6 @@
  */
 import { checkOptionKeys, optionKeys } from '@sieve/core';
 import { type Body, type Narrowphase, type Quaternion, Shape, type Vec3 } from 'cannon-es';
-import { boxBoxPrefiltered, sphereBoxOcsi } from './boxContacts.js';
 import { convexConvexExact } from './hull/convexContacts.js';
 import { sphereConvexExact } from './hull/sphereContacts.js';
 import { makeTrimeshHandlers } from './trimeshContacts.js';
@@ -45,17 +44,24 @@ export interface NarrowphaseOptions {
    * where cannon's test can miss or push the wrong way; contacts on edges and corners differ from
    * cannon's in the last bits, and a ragdoll or pile of spheres and boxes diverges over time. Why you
    * would want it: fast spheres or thin boxes that end a step with the centre inside the box, and
-   * contact normals that do not flip between steps on edges. Default false.
+   * contact normals that do not flip between steps on edges.
+   *
+   * Turned on by passing the handler itself, `sphereBoxContact` of `@sieve/cannon/convex` (an entry
+   * point of its own, so pages that leave it off do not bundle it): `narrowphase: { sphereBox:
+   * sphereBoxContact }`. `true` throws a `TypeError` saying so. Default false.
    */
-  sphereBox?: boolean;
+  sphereBox?: false | OptInHandler;
   /**
    * Box–box: an OBB–OBB separating-axis test (`@sieve/core`) first, cannon's own box–box only for boxes
    * that it finds overlapping — cannon's contacts, without its costly hull SAT and clipping for the many
    * pairs whose bounding spheres meet but whose boxes do not. Off by default: the two tests round
    * differently, so for boxes that touch within rounding error the prefilter can drop a contact of zero
-   * depth that cannon keeps. Default false.
+   * depth that cannon keeps.
+   *
+   * Turned on by passing the handler itself, `boxBoxPrefilter` of `@sieve/cannon/convex`:
+   * `narrowphase: { boxBox: boxBoxPrefilter }`. `true` throws a `TypeError` saying so. Default false.
    */
-  boxBox?: boolean;
+  boxBox?: false | OptInHandler;
   /**
    * Sieve's own convex contact generator for Box, ConvexPolyhedron and Cylinder against each other,
    * against spheres and against Heightfield, replacing cannon's (whose convex–convex tests every
@@ -71,7 +77,7 @@ export interface NarrowphaseOptions {
    * measured on a busy 2-core machine, contestants alternated), resting contacts are steadier, and
    * 10-box towers and 10-hull stacks stand in cannon's default settings (10 iterations, no sleeping),
    * where stock's fall within seconds. With it, box–box is its own (the `boxBox` prefilter is unused);
-   * `sphereBox: true` keeps sphere–box on OCSI.
+   * `sphereBox: sphereBoxContact` keeps sphere–box on OCSI.
    *
    * Turned on by passing the generator itself, `convexContacts` of `@sieve/cannon/convex` (its own
    * entry point, so pages that leave it off do not bundle it):
@@ -106,12 +112,14 @@ const NARROWPHASE_OPTION_KEYS = optionKeys<NarrowphaseOptions>({
   exactConvex: true,
   maxContacts: true,
 });
-const NARROWPHASE_SWITCHES = ['trimesh', 'sphereBox', 'boxBox', 'exactConvex'] as const;
+const NARROWPHASE_SWITCHES = ['trimesh', 'exactConvex'] as const;
+/** The handlers passed as values, each by its export of `@sieve/cannon/convex`. */
+const OPT_IN_HANDLERS = { sphereBox: 'sphereBoxContact', boxBox: 'boxBoxPrefilter' } as const;
 
 /**
  * Checks narrowphase options as `where` (`'installSieve: options.narrowphase'`): known keys, booleans,
- * `convex` false or the generator of `@sieve/cannon/convex`, a positive integer `maxContacts`. Throws a
- * `TypeError` or `RangeError` naming the option.
+ * `convex`, `sphereBox` and `boxBox` false or their values of `@sieve/cannon/convex`, a positive integer
+ * `maxContacts`. Throws a `TypeError` or `RangeError` naming the option.
  */
 export function checkNarrowphaseOptions(options: NarrowphaseOptions, where: string): void {
   checkOptionKeys(where, options, NARROWPHASE_OPTION_KEYS);
@@ -127,6 +135,16 @@ export function checkNarrowphaseOptions(options: NarrowphaseOptions, where: stri
       convex === true
         ? `${where}.convex takes the convex contact generator, not true: import { convexContacts } from '@sieve/cannon/convex' and pass convex: convexContacts`
         : `${where}.convex must be false or convexContacts of '@sieve/cannon/convex', got ${String(convex)}`,
+    );
+  }
+  for (const key of ['sphereBox', 'boxBox'] as const) {
+    const v: unknown = options[key];
+    if (v === undefined || v === false || (isOptInHandler(v) && v.key === key)) continue;
+    const name = OPT_IN_HANDLERS[key];
+    throw new TypeError(
+      v === true
+        ? `${where}.${key} takes the handler, not true: import { ${name} } from '@sieve/cannon/convex' and pass ${key}: ${name}`
+        : `${where}.${key} must be false or ${name} of '@sieve/cannon/convex', got ${String(v)}`,
     );
   }
   const maxContacts = options.maxContacts;
@@ -169,6 +187,21 @@ export interface ConvexContacts {
 }
 
 /** Whether `v` is the convex contact generator of `@sieve/cannon/convex`. */
+/**
+ * An opt-in contact handler of `@sieve/cannon/convex` (`sphereBoxContact`, `boxBoxPrefilter`): the value
+ * of the narrowphase option it turns on.
+ */
+export interface OptInHandler {
+  /** The option it is the value of. @internal */
+  readonly key: 'sphereBox' | 'boxBox';
+  /** The handler. @internal */
+  readonly handler: Handler;
+}
+
+function isOptInHandler(v: unknown): v is OptInHandler {
+  return typeof v === 'object' && v !== null && typeof (v as OptInHandler).handler === 'function';
+}
+
 function isConvexContacts(v: unknown): v is ConvexContacts {
   return typeof v === 'object' && v !== null && typeof (v as ConvexContacts).makeHandlers === 'function';
 }
@@ -220,15 +253,18 @@ export function installNarrowphase(np: Narrowphase, options: NarrowphaseOptions 
   const maxContacts = options.maxContacts ?? 8;
   const table: [number | string, Handler][] = [];
   if (options.trimesh ?? true) {
-    const t = makeTrimeshHandlers(maxContacts);
-    table.push([SIEVE_COLLISION_TYPES.trimeshTrimesh, t.trimeshTrimesh]);
-    table.push([SIEVE_COLLISION_TYPES.boxTrimesh, t.convexTrimesh]);
-    table.push([SIEVE_COLLISION_TYPES.convexTrimesh, t.convexTrimesh]);
-    table.push([SIEVE_COLLISION_TYPES.cylinderTrimesh, t.convexTrimesh]);
+    const { trimeshTrimesh, convexTrimesh } = makeTrimeshHandlers(maxContacts);
+    const types = SIEVE_COLLISION_TYPES;
+    table.push(
+      [types.trimeshTrimesh, trimeshTrimesh],
+      [types.boxTrimesh, convexTrimesh],
+      [types.convexTrimesh, convexTrimesh],
+      [types.cylinderTrimesh, convexTrimesh],
+    );
   }
-  if (options.sphereBox ?? false) table.push([SIEVE_COLLISION_TYPES.sphereBox, sphereBoxOcsi]);
+  if (options.sphereBox) table.push([SIEVE_COLLISION_TYPES.sphereBox, options.sphereBox.handler]);
   const convex = options.convex || null;
-  if ((options.boxBox ?? false) && !convex) table.push([SIEVE_COLLISION_TYPES.boxBox, boxBoxPrefiltered]);
+  if (options.boxBox && !convex) table.push([SIEVE_COLLISION_TYPES.boxBox, options.boxBox.handler]);
   if (convex) {
     for (const row of convex.makeHandlers(maxContacts)) {
       if (!table.some(([k]) => k === row[0])) table.push(row);
@@ -236,8 +272,10 @@ export function installNarrowphase(np: Narrowphase, options: NarrowphaseOptions 
   }
   if (options.exactConvex ?? true) {
     // Method names, not type keys: cannon's box, convex, cylinder and heightfield handlers call them.
-    table.push(['convexConvex', convexConvexExact as unknown as Handler]);
-    table.push(['sphereConvex', sphereConvexExact as unknown as Handler]);
+    table.push(
+      ['convexConvex', convexConvexExact as unknown as Handler],
+      ['sphereConvex', sphereConvexExact as unknown as Handler],
+    );
   }
   const state: NarrowphaseState = { keys: [], previous: [] };
   for (const [key, fn] of table) {

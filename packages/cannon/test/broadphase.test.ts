@@ -1,19 +1,21 @@
-import { Octree } from '@sieve/core';
+import { Octree, SweepAndPrune } from '@sieve/core';
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
 import { SieveBroadphase } from '../src/index.js';
 import { mixedWorld, naiveBoxes, recordPairs, rng, stateOf } from './worlds.js';
 
 describe('SieveBroadphase vs NaiveBroadphase (useBoundingBoxes = true)', () => {
-  for (const kind of ['sap', 'octree'] as const) {
+  const trees = {
+    sweep: () => undefined,
+    sap: () => new SweepAndPrune({ dimensions: 3, autoGridThreshold: 16 }),
+    octree: () => new Octree({ dimensions: 3 }),
+  };
+  for (const [kind, tree] of Object.entries(trees)) {
     it(`${kind}: same pairs in the same order every step, same bodies after 300 steps`, () => {
       const naive = naiveBoxes();
-      const sieve = new SieveBroadphase({
-        // The octree is passed built, as `sieve` (only pages that import it ship it).
-        ...(kind === 'sap' ? { sap: { autoGridThreshold: 16 } } : { sieve: new Octree({ dimensions: 3 }) }),
-        useBoundingBoxes: true,
-        naiveBelow: 0,
-      });
+      // A tree is passed built, as `sieve` (only pages that import it ship it); the sweep is the default.
+      const sieve = new SieveBroadphase({ sieve: tree(), useBoundingBoxes: true, naiveBelow: 0 });
+      expect(sieve.kind).toBe(kind === 'sweep' ? 'sweep' : 'instance');
       const a = mixedWorld({ seed: 7, count: 30, broadphase: naive });
       const b = mixedWorld({ seed: 7, count: 30, broadphase: sieve });
       const ra = recordPairs(naive);
@@ -83,7 +85,7 @@ describe('SieveBroadphase vs NaiveBroadphase (useBoundingBoxes = true)', () => {
   it('aabbQuery returns what Naive returns, in world order, and raycasts agree', () => {
     const naive = naiveBoxes();
     const sieve = new SieveBroadphase({
-      sap: { autoGridThreshold: 8 },
+      sieve: new SweepAndPrune({ dimensions: 3, autoGridThreshold: 8 }),
       useBoundingBoxes: true,
       naiveBelow: 0,
     });
@@ -141,8 +143,22 @@ describe('SieveBroadphase vs NaiveBroadphase (useBoundingBoxes = true)', () => {
     expect(p1.length).toBe(0);
   });
 
-  it('rejects bad options', () => {
-    expect(() => new SieveBroadphase({ kind: 'grid' as 'sap' })).toThrow(/kind/);
+  it('rejects bad options, and the removed tree options with what to pass instead', () => {
+    const removed = (o: object) => new SieveBroadphase(o as never);
+    expect(() => removed({ kind: 'grid' })).toThrow(RangeError);
+    expect(() => removed({ kind: 'sap' })).toThrow(
+      /options\.kind 'sap' is not supported: the adapter builds no tree .*pass sieve: new SweepAndPrune\(/,
+    );
+    expect(() => removed({ kind: 'octree' })).toThrow(/pass sieve: new Octree\(/);
+    expect(() => removed({ sap: { cellSize: 2 } })).toThrow(TypeError);
+    expect(() => removed({ sap: {} })).toThrow(
+      /options\.sap is not supported; pass sieve: new SweepAndPrune\(/,
+    );
     expect(() => new SieveBroadphase({ hugeExtent: -1 })).toThrow(/hugeExtent/);
+    // null means left out, as for every option.
+    const bp = removed({ kind: null, sap: null, octree: null, sieve: null });
+    expect(bp.kind).toBe('sweep');
+    expect(bp.sieve).toBeNull();
+    expect(bp.records).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
 import { boxHull, buildHull, hullOf } from '../src/convex/hull.js';
-import { convexContacts } from '../src/convex/index.js';
+import { boxBoxPrefilter, convexContacts, sphereBoxContact } from '../src/convex/index.js';
 import { PairCache } from '../src/convex/pairCache.js';
 import { installSieve, uninstallSieve } from '../src/index.js';
 import { boxGround, hullPile, randomHull, rng } from './convexScenes.js';
@@ -76,11 +76,13 @@ describe('convex option: installation', () => {
     uninstallSieve(world);
   });
 
-  it('sphereBox: true keeps sphere–box on OCSI; boxBox is its own', () => {
+  it('sphereBox: sphereBoxContact keeps sphere–box on OCSI; boxBox is its own', () => {
     const a = new CANNON.World();
-    installSieve(a, { narrowphase: { convex: convexContacts, sphereBox: true, boxBox: true } });
+    installSieve(a, {
+      narrowphase: { convex: convexContacts, sphereBox: sphereBoxContact, boxBox: boxBoxPrefilter },
+    });
     const b = new CANNON.World();
-    installSieve(b, { narrowphase: { sphereBox: true } });
+    installSieve(b, { narrowphase: { sphereBox: sphereBoxContact } });
     const c = new CANNON.World();
     installSieve(c, { narrowphase: { convex: convexContacts } });
     expect(own(a.narrowphase, T.SPHERE | T.BOX)).toBe(own(b.narrowphase, T.SPHERE | T.BOX));

@@ -1,5 +1,6 @@
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
+import { sphereBoxContact } from '../src/convex/index.js';
 import {
   installBullets,
   installSieve,
@@ -112,7 +113,7 @@ describe('installSieve / uninstallSieve', () => {
     ].map((k) => w[k]);
     const sphereBox = (world.narrowphase as unknown as Record<number, unknown>)[5];
     for (let s = 0; s < 10; s++) world.step(1 / 60);
-    const inst = installSieve(world, { narrowphase: { sphereBox: true } });
+    const inst = installSieve(world, { narrowphase: { sphereBox: sphereBoxContact } });
     expect(isSieveInstalled(world)).toBe(true);
     expect(world.broadphase).toBeInstanceOf(SieveBroadphase);
     expect(inst.broadphase).toBe(world.broadphase);
@@ -234,7 +235,7 @@ describe('installSieve / uninstallSieve', () => {
     expect(removedInCollide).toBeGreaterThan(0);
     expect(added).toBeGreaterThan(0);
     const bp = world.broadphase as SieveBroadphase;
-    bp.sync(world); // bodies added in the last postStep join at the next step
+    bp.collisionPairs(world, [], []); // bodies added in the last postStep join at the next step
     expect(bp.bodyCount).toBe(world.bodies.length);
     world.bodies.forEach((b, i) => {
       expect(b.index).toBe(i);

@@ -4,9 +4,10 @@
  * contact, and every `collide` / `beginContact` / `endContact` / shape-contact event must be the same,
  * bit for bit and in the same order.
  */
-import { Octree } from '@sieve/core';
+import { Octree, SweepAndPrune } from '@sieve/core';
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
+import { sphereBoxContact } from '../src/convex/index.js';
 import {
   type InstallSieveOptions,
   installSieve,
@@ -101,7 +102,16 @@ function expectSame(a: Run, b: Run): void {
 
 const installs: [string, InstallSieveOptions][] = [
   ['default install', {}],
-  ['tree path from 0 bodies', { broadphase: { naiveBelow: 0 } }],
+  ['sweep from 0 bodies', { broadphase: { naiveBelow: 0 } }],
+  [
+    'SweepAndPrune, tree path',
+    {
+      // An instance serves one world: a fresh one at every read.
+      get broadphase() {
+        return { sieve: new SweepAndPrune({ dimensions: 3 }), naiveBelow: 0 };
+      },
+    },
+  ],
   [
     'octree, tree path',
     {
@@ -117,7 +127,7 @@ describe('installSieve(world) steps as stock cannon-es does', () => {
   it('the harness can fail: a stock world with the OCSI sphere–box contact differs from stock', () => {
     const build = () => gettingStarted(40, false, 40);
     const a = run(build, 200, null);
-    const b = run(build, 200, { narrowphase: { sphereBox: true } });
+    const b = run(build, 200, { narrowphase: { sphereBox: sphereBoxContact } });
     expect(b.states).not.toEqual(a.states);
   });
 

@@ -9,11 +9,13 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Throws a `TypeError` unless `options` is `undefined`, or a plain object whose own enumerable keys all
- * appear in `known`.
+ * appear in `known` or `unlisted`.
  *
  * @param where - What received the options, as the message shows it (`'new MeshBVH: options'`).
  * @param options - The value passed by the caller.
- * @param known - Every key the options object may have.
+ * @param known - Every key the options object may have (the message lists them).
+ * @param unlisted - Keys let through but not listed: removed options that the caller checks next, to
+ *   say what replaced them.
  *
  * @example
  * ```ts
@@ -23,7 +25,12 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * // TypeError: makeThing: options has an unknown key 'sise' (known: size, color)
  * ```
  */
-export function checkOptionKeys(where: string, options: unknown, known: readonly string[]): void {
+export function checkOptionKeys(
+  where: string,
+  options: unknown,
+  known: readonly string[],
+  unlisted: readonly string[] = [],
+): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${where} must be an object, got ${describe(options)}`);
@@ -32,7 +39,7 @@ export function checkOptionKeys(where: string, options: unknown, known: readonly
   // options objects are checked on every call of a per-frame query.
   for (const key in options) {
     // The own-property test only for a key not known (an inherited one is not the caller's).
-    if (!known.includes(key) && hasOwn.call(options, key)) {
+    if (!known.includes(key) && !unlisted.includes(key) && hasOwn.call(options, key)) {
       throw new TypeError(
         `${where} has an unknown key '${key}' (known: ${known.length > 0 ? known.join(', ') : 'none'})`,
       );

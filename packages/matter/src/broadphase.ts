@@ -43,14 +43,15 @@ const OCTREE_HINT =
  */
 export function checkBroadphase(options: SieveOptions, inUse: WeakSet<object>): Broadphase | null {
   const where = 'installSieve: options.broadphase';
+  // A removed option is a TypeError, as an unknown key is (a removed value of an option: a RangeError).
   const parallel = (options as { parallel?: unknown }).parallel;
-  if (parallel !== undefined) {
-    throw new RangeError(`installSieve: options.parallel is not supported; ${PARALLEL_HINT}`);
+  if (parallel != null) {
+    throw new TypeError(`installSieve: options.parallel is not supported; ${PARALLEL_HINT}`);
   }
-  if (options.octree !== undefined) {
+  if (options.octree != null) {
     throw new TypeError(`installSieve: options.octree is not supported; ${OCTREE_HINT}`);
   }
-  if (options.sap !== undefined) {
+  if (options.sap != null) {
     throw new TypeError(`installSieve: options.sap is not supported; ${SAP_HINT}`);
   }
   const value: unknown = options.broadphase;

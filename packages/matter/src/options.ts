@@ -97,7 +97,7 @@ export interface SieveOptions {
    */
   octree?: never;
   /**
-   * Not supported: any value throws a `RangeError`. Build the parallel broadphase yourself and pass
+   * Not supported: any value throws a `TypeError`. Build the parallel broadphase yourself and pass
    * it as {@link SieveOptions.broadphase}
    * (`new ParallelSweepAndPrune({ dimensions: 2, workers, ... })` from `@sieve/core/parallel`).
    */
@@ -168,6 +168,10 @@ export const SIEVE_OPTION_KEYS = optionKeys<SieveOptions>({
   clock: true,
   trackStatic: true,
 });
+/** The removed options: let through the key check (each gets its own message), not listed as known. */
+export const REMOVED_OPTION_KEYS = ['sap', 'octree', 'parallel'];
+/** The keys an unknown-key error lists. */
+export const LISTED_OPTION_KEYS = SIEVE_OPTION_KEYS.filter((k) => !REMOVED_OPTION_KEYS.includes(k));
 
 /**
  * What the last `Detector.collisions` call did, for overlays and benchmarks. One object per detector,

@@ -139,7 +139,9 @@ describe('the parallel broadphase under matter-js (a caller-owned instance)', ()
       { broadphase: 'sap', parallel: {} },
     ] as unknown as SieveOptions[];
     for (const options of bad) {
-      expect(() => installSieve(engine, options)).toThrow(RangeError);
+      // The removed option (a key) is a TypeError, as an unknown key; the removed name (a value) a RangeError.
+      const kind = 'parallel' in options ? TypeError : RangeError;
+      expect(() => installSieve(engine, options)).toThrow(kind);
       expect(() => installSieve(engine, options)).toThrow(
         /new ParallelSweepAndPrune\(\{ dimensions: 2.*'@sieve\/core\/parallel'/,
       );

@@ -29,21 +29,23 @@ const views = new WeakMap<Broadphase, BroadphaseView>();
 
 /**
  * The view of `bp`, or null when it is not a SieveBroadphase whose tree holds boxes that contain the
- * bodies' current AABBs (`recBounds` is null: sphere mode, or a small world on Naive's loop).
+ * bodies' current AABBs (`recBounds` is null: the sweep, sphere mode, or a small world on Naive's loop).
  */
 export function broadphaseView(bp: Broadphase): BroadphaseView | null {
   if (!(bp instanceof SieveBroadphase) || bp.recBounds === null) return null;
+  const table = bp.records;
+  if (table === null) return null;
   let v = views.get(bp);
   if (v === undefined) {
     const sieve = bp;
     v = {
-      queryRecords: (bounds, out) => sieve.records.queryRecords(bounds, out),
-      recordOf: (body) => sieve.records.find(body, body.id),
+      queryRecords: (bounds, out) => table.queryRecords(bounds, out),
+      recordOf: (body) => table.find(body, body.id),
       get recBody() {
-        return sieve.records.bodies;
+        return table.bodies;
       },
       get recBounds() {
-        return sieve.records.boxes;
+        return table.boxes;
       },
       get specials() {
         return sieve.hugeRecords;
