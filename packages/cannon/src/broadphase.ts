@@ -9,9 +9,15 @@
  * Nothing is cached between steps that cannon re-reads: a pose, shape, type, filter or sleep change made
  * through the API (or by assigning fields), bodies added or removed, `world.bodies` edited by hand — all
  * are seen at the next step, as Naive sees them. With `useBoundingBoxes = true` the test is cannon's
- * `AABB.overlaps` on `body.aabb`, as Naive's box mode; the tree path refreshes every flagged AABB at the
- * start of the step, where Naive refreshes only those of bodies in a pair its filter lets through (the
- * pairs are the same; only `body.aabb` of a body no pair could include is fresher).
+ * `AABB.overlaps` on `body.aabb`, as Naive's box mode; from `naiveBelow` bodies up every flagged AABB is
+ * refreshed at the start of the step, where Naive refreshes only those of bodies in a pair its filter
+ * lets through (a lone body, or a static one among static and sleeping ones, keeps its old box). The
+ * pairs of that step are the same; but a body whose box only Sieve refreshed, then moved by hand without
+ * `aabbNeedsUpdate = true` (which box mode asks for, in cannon as here), is stale at another pose than in
+ * stock, so later pairs and ray casts may differ from stock's.
+ *
+ * A body listed twice in `world.bodies` (by hand: `addBody` refuses it) is paired at both places, as
+ * Naive pairs it, by the sweep; a passed tree holds one proxy a body, so it does not support that.
  *
  * How: below `naiveBelow` bodies, Naive's double loop itself runs (the fixed cost of a sort is not worth
  * it there). From `naiveBelow` bodies up, by default, a sort and sweep (`AxisSweep`: the boxes ordered on

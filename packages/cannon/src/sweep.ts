@@ -144,8 +144,13 @@ export class AxisSweep {
    * the bodies new to the sweep appended.
    */
   private repairOrder(bodies: readonly Indexed[], n: number): void {
-    const run = ++this.runs;
     const stamp = this.stamp;
+    // Stamps are 32-bit: start over before the count would wrap (every 2³⁰ runs).
+    if (this.runs >= 0x3fffffff) {
+      this.runs = 0;
+      stamp.fill(0);
+    }
+    const run = ++this.runs;
     const skip = this.skip;
     const order = this.order;
     const previous = this.previous;

@@ -209,6 +209,24 @@ describe('AxisSweep', () => {
     expect(sweep.fullSorts).toBe(first + 1);
   });
 
+  it('keeps its stamps right when their count would wrap (32-bit), after years of steps', () => {
+    const items: Item[] = [];
+    for (let i = 0; i < 50; i++)
+      items.push({
+        index: i,
+        box: [i % 7, i % 3, i % 5, (i % 7) + 1.5, (i % 3) + 1, (i % 5) + 1],
+        out: false,
+      });
+    const sweep = new AxisSweep();
+    (sweep as unknown as { runs: number }).runs = 2 ** 31 - 3; // as after years of steps at 60 Hz
+    for (let run = 0; run < 6; run++) {
+      expect(swept(sweep, items)).toEqual(brute(items));
+      items.reverse().forEach((it, i) => {
+        it.index = i;
+      });
+    }
+  });
+
   it('sweeps the axis of widest spread, and keeps it against a slightly wider one', () => {
     const items: Item[] = [];
     for (let i = 0; i < 100; i++) items.push({ index: i, box: [0, 0, 10 * i, 1, 1, 10 * i + 1], out: false });
