@@ -115,9 +115,8 @@ const SIEVE_BROADPHASE_OPTION_KEYS = optionKeys<SieveBroadphaseOptions>({
   margin: true,
   sieve: true,
 });
-/** The removed options: let through the key check (each gets its own message), not listed as known. */
+/** The removed options: known to the key check (each gets its own message below), not named in its errors. */
 const REMOVED_KEYS = ['kind', 'sap', 'octree'];
-const LISTED_KEYS = SIEVE_BROADPHASE_OPTION_KEYS.filter((k) => !REMOVED_KEYS.includes(k));
 /** How to use a tree, for the errors that meet the removed `kind`, `sap` and `octree`. */
 const TREE_HINT = (tree: string) =>
   `pass sieve: new ${tree}({ dimensions: 3, ... }) from '@sieve/core' (its options there), so that only ` +
@@ -129,7 +128,7 @@ const TREE_HINT = (tree: string) =>
  * `TypeError` or `RangeError` naming the option; the constructor checks the other values.
  */
 export function checkSieveBroadphaseKeys(options: SieveBroadphaseOptions, where: string): void {
-  checkOptionKeys(where, options, LISTED_KEYS, REMOVED_KEYS);
+  checkOptionKeys(where, options, SIEVE_BROADPHASE_OPTION_KEYS, REMOVED_KEYS);
   const kind: unknown = options.kind;
   if (kind != null) {
     const tree = kind === 'octree' ? 'Octree' : 'SweepAndPrune';
@@ -201,9 +200,10 @@ export class SieveBroadphase extends Broadphase {
   private readonly tree: CoreBroadphase | null;
   /** The sort and sweep (null with a tree). */
   private readonly axisSweep: AxisSweep | null;
-  /** Whether the sweep or tree answers (false while the world is small), and in which mode. */
-  private treeOn = false;
-  private treeBoxes = false;
+  /** Whether the sweep or tree answers (false while Naive's loop does, in a small world). */
+  private beyondNaive = false;
+  /** Whether the sweep or tree was fed AABBs (box mode) rather than sphere boxes. */
+  private boxMode = false;
   /** Bodies the sweep covered at the last step. */
   private swept = 0;
 
@@ -230,7 +230,7 @@ export class SieveBroadphase extends Broadphase {
   private sweptSpecialCount = 0;
   /** The pairs kept this step, keyed (later body's index, earlier body's index): Naive's order. */
   private readonly order = new PairOrder();
-  /** Candidate pairs the tree reported at the last `collisionPairs` (before the exact test). */
+  /** Candidate pairs the sweep or tree reported at the last `collisionPairs` (before the exact test). */
   rawPairCount = 0;
 
   /**
@@ -298,7 +298,7 @@ export class SieveBroadphase extends Broadphase {
    * small world on Naive's loop). For this package's bullets.
    */
   get recBounds(): Float64Array | null {
-    return this.table !== null && this.treeOn && this.treeBoxes ? this.table.boxes : null;
+    return this.table !== null && this.beyondNaive && this.boxMode ? this.table.boxes : null;
   }
 
   /**
@@ -337,8 +337,8 @@ export class SieveBroadphase extends Broadphase {
     if (this.world !== world) this.setWorld(world);
     const bodies = world.bodies;
     const n = bodies.length;
-    if (n < this.naiveBelow && (!this.treeOn || 4 * n < 3 * this.naiveBelow)) {
-      if (this.treeOn) this.clear();
+    if (n < this.naiveBelow && (!this.beyondNaive || 4 * n < 3 * this.naiveBelow)) {
+      if (this.beyondNaive) this.clear();
       this.naivePairs(bodies, p1, p2);
       return;
     }
@@ -361,8 +361,8 @@ export class SieveBroadphase extends Broadphase {
   /** The sweep's pairs that pass cannon's filter and exact test, and the special bodies' (records: indices). */
   private sweepPairs(bodies: Body[], custom: boolean): void {
     const boxes = this.useBoundingBoxes;
-    this.treeOn = true;
-    this.treeBoxes = boxes;
+    this.beyondNaive = true;
+    this.boxMode = boxes;
     const n = bodies.length;
     const sweep = this.axisSweep as AxisSweep;
     sweep.reserve(n);
@@ -483,9 +483,9 @@ export class SieveBroadphase extends Broadphase {
     if (table === null) return;
     const bodies = world.bodies;
     const boxes = this.useBoundingBoxes;
-    if (this.treeOn && boxes !== this.treeBoxes) this.clear();
-    this.treeOn = true;
-    this.treeBoxes = boxes;
+    if (this.beyondNaive && boxes !== this.boxMode) this.clear();
+    this.beyondNaive = true;
+    this.boxMode = boxes;
     const n = bodies.length;
     table.beginPass(n);
     const margin = this.margin;
@@ -616,7 +616,7 @@ export class SieveBroadphase extends Broadphase {
     ) {
       return false;
     }
-    return this.treeBoxes
+    return this.boxMode
       ? boxesOverlap(this.exact, 6 * hi, 6 * lo)
       : spheresOverlap(this.exact, 6 * hi, 6 * lo);
   }
@@ -664,7 +664,7 @@ export class SieveBroadphase extends Broadphase {
 
   private clear(): void {
     this.specials.length = 0;
-    this.treeOn = false;
+    this.beyondNaive = false;
     this.swept = 0;
     this.sweptSpecialCount = 0;
     if (this.table === null) {

@@ -49,8 +49,7 @@ export class AxisSweep {
   pairCount = 0;
   /** The axis swept (0, 1 or 2). */
   axis = 0;
-  /** The axis across which the strips lie (the widest other one), and how many strips the last run used. */
-  stripAxis = 1;
+  /** How many strips the last run used (across the wider of the other two axes). */
   strips = 1;
   /** Runs whose order was too far from sorted for the insertion sort (sorted in full instead). */
   fullSorts = 0;
@@ -126,17 +125,13 @@ export class AxisSweep {
       m++;
     }
     if (m < 2) return;
-    const spread0 = qx - (sx * sx) / m;
-    const spread1 = qy - (sy * sy) / m;
-    const spread2 = qz - (sz * sz) / m;
-    this.spread[0] = spread0;
-    this.spread[1] = spread1;
-    this.spread[2] = spread2;
-    const current = this.axis === 0 ? spread0 : this.axis === 1 ? spread1 : spread2;
-    const widest = spread0 >= spread1 && spread0 >= spread2 ? 0 : spread1 >= spread2 ? 1 : 2;
-    const wide = widest === 0 ? spread0 : widest === 1 ? spread1 : spread2;
+    const sp = this.spread;
+    sp[0] = qx - (sx * sx) / m;
+    sp[1] = qy - (sy * sy) / m;
+    sp[2] = qz - (sz * sz) / m;
+    const widest = sp[0] >= sp[1] && sp[0] >= sp[2] ? 0 : sp[1] >= sp[2] ? 1 : 2;
     // A new axis leaves last order unsorted on it: the sort below starts over.
-    if (wide > AXIS_SWITCH * current) this.axis = widest;
+    if (sp[widest] > AXIS_SWITCH * sp[this.axis]) this.axis = widest;
   }
 
   /**
@@ -215,7 +210,7 @@ export class AxisSweep {
   }
 
   /**
-   * Lists each body in the strips it reaches across `stripAxis`, in sweep order; one strip (all bodies)
+   * Lists each body in the strips it reaches across the wider of the other two axes, in sweep order; one strip (all bodies)
    * when the boxes are too few, the range not finite, or sizes so far apart that boxes would be listed
    * more than `MAX_LISTINGS` times each.
    */
@@ -227,7 +222,6 @@ export class AxisSweep {
     const sp = this.spread;
     const a1 =
       a0 === 0 ? (sp[1] >= sp[2] ? 1 : 2) : a0 === 1 ? (sp[0] >= sp[2] ? 0 : 2) : sp[0] >= sp[1] ? 0 : 1;
-    this.stripAxis = a1;
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
     let widths = 0;

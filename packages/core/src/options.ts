@@ -9,13 +9,13 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Throws a `TypeError` unless `options` is `undefined`, or a plain object whose own enumerable keys all
- * appear in `known` or `unlisted`.
+ * appear in `known`.
  *
  * @param where - What received the options, as the message shows it (`'new MeshBVH: options'`).
  * @param options - The value passed by the caller.
- * @param known - Every key the options object may have (the message lists them).
- * @param unlisted - Keys let through but not listed: removed options that the caller checks next, to
- *   say what replaced them.
+ * @param known - Every key the options object may have (the message lists them, but `unlisted`).
+ * @param unlisted - Keys of `known` the message does not name: removed options, let through so that the
+ *   caller can say what replaced them.
  *
  * @example
  * ```ts
@@ -39,9 +39,10 @@ export function checkOptionKeys(
   // options objects are checked on every call of a per-frame query.
   for (const key in options) {
     // The own-property test only for a key not known (an inherited one is not the caller's).
-    if (!known.includes(key) && !unlisted.includes(key) && hasOwn.call(options, key)) {
+    if (!known.includes(key) && hasOwn.call(options, key)) {
+      const listed = known.filter((k) => !unlisted.includes(k));
       throw new TypeError(
-        `${where} has an unknown key '${key}' (known: ${known.length > 0 ? known.join(', ') : 'none'})`,
+        `${where} has an unknown key '${key}' (known: ${listed.length > 0 ? listed.join(', ') : 'none'})`,
       );
     }
   }

@@ -44,8 +44,7 @@ const OCTREE_HINT =
 export function checkBroadphase(options: SieveOptions, inUse: WeakSet<object>): Broadphase | null {
   const where = 'installSieve: options.broadphase';
   // A removed option is a TypeError, as an unknown key is (a removed value of an option: a RangeError).
-  const parallel = (options as { parallel?: unknown }).parallel;
-  if (parallel != null) {
+  if (options.parallel != null) {
     throw new TypeError(`installSieve: options.parallel is not supported; ${PARALLEL_HINT}`);
   }
   if (options.octree != null) {

@@ -11,7 +11,7 @@ import type {
   MatterModuleLike,
   MatterPluginLike,
 } from './matterTypes.js';
-import { LISTED_OPTION_KEYS, REMOVED_OPTION_KEYS, type SieveOptions } from './options.js';
+import { REMOVED_OPTION_KEYS, SIEVE_OPTION_KEYS, type SieveOptions } from './options.js';
 import { acquirePatch, checkUnclaimed, register, releasePatch } from './registry.js';
 import { SieveDetector } from './sieveDetector.js';
 
@@ -66,7 +66,7 @@ function install(engine: MatterEngineLike, options: SieveOptions): SieveDetector
   if (!Array.isArray(engine.detector.bodies)) {
     throw new TypeError('installSieve: engine.detector.bodies must be an array');
   }
-  checkOptionKeys('installSieve: options', options, LISTED_OPTION_KEYS, REMOVED_OPTION_KEYS);
+  checkOptionKeys('installSieve: options', options, SIEVE_OPTION_KEYS, REMOVED_OPTION_KEYS);
   checkUnclaimed(engine);
   const matter = matterModule(options.matter);
   if (matter === null) {

@@ -171,10 +171,12 @@ export abstract class SapRegions extends SapState {
       for (let k = 0; k < this.dimensions; k++) {
         const v = arena.values[k];
         const t = arena.tokens[k];
+        const sv = arena.spareValues[k];
+        const st = arena.spareTokens[k];
         const first = this.listFirst[listAt(r, k)];
         for (let i = first; i < first + n; i++) {
-          arena.spareValues[k][i + shift] = v[i];
-          arena.spareTokens[k][i + shift] = t[i];
+          sv[i + shift] = v[i];
+          st[i + shift] = t[i];
           // Each endpoint's position moves with the block.
           where[whereOfToken(t[i], d2, k)] = i + shift;
         }
