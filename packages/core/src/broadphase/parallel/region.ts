@@ -116,6 +116,11 @@ class RegionSweepAndPrune extends SweepAndPrune {
     return this.store.bounds;
   }
 
+  /** How many local slots have ever been used (every live box's slot is below it). */
+  get slotsUsed(): number {
+    return this.store.used;
+  }
+
   /** The static flag of a local slot. */
   staticAt(slot: number): number {
     return this.store.statics[slot];
@@ -280,6 +285,7 @@ export class RegionRunner {
       ended,
       local.endedCount,
       local.boxes,
+      local.slotsUsed,
       this.regions,
       this.handles,
       this.globalOf,
