@@ -112,6 +112,17 @@ for (const entry of BROADPHASES) {
       expect(() => bp.move(123456, [0, 0, 0, 1, 1, 1])).toThrow(/handle 123456 is unknown or was removed/);
       expect(() => bp.move(-1, [0, 0, 0, 1, 1, 1])).toThrow(/-1 is not a handle/);
       expect(() => bp.move(1.5, [0, 0, 0, 1, 1, 1])).toThrow(/1.5 is not a handle/);
+      // The same from a Float64Array (the common call, which a broadphase may check by a path of its own).
+      const f = (...v: number[]) => Float64Array.from(v);
+      expect(() => bp.move(h, f(0, 0, 0, 1, Number.NaN, 1))).toThrow(/bounds\[4\] \(maxY\) is NaN/);
+      expect(() => bp.move(h, f(0, 0, Number.NEGATIVE_INFINITY, 1, 1, 1))).toThrow(
+        /minZ.*not a finite number/,
+      );
+      expect(() => bp.move(h, f(0, 2, 0, 1, 1, 1))).toThrow(/minY 2 is greater than maxY 1/);
+      expect(() => bp.move(h, f(0, 0, 0, 1, 1))).toThrow(/length 5, expected 6/);
+      expect(() => bp.move(123456, f(0, 0, 0, 1, 1, 1))).toThrow(/handle 123456 is unknown or was removed/);
+      expect(() => bp.move(-1, f(0, 0, 0, 1, 1, 1))).toThrow(/-1 is not a handle/);
+      expect(() => bp.move(1.5, f(0, 0, 0, 1, 1, 1))).toThrow(/1.5 is not a handle/);
       expect(() => bp.queryBounds([0, 0, 0, Number.NaN, 1, 1], [])).toThrow(/maxX/);
       step.apply({ kind: 'remove', pick: 0 });
       expect(() => bp.remove(h)).toThrow(/unknown or was removed/);
@@ -122,6 +133,7 @@ for (const entry of BROADPHASES) {
       step.update();
       expect(bp.has(h)).toBe(false);
       expect(() => bp.move(h, [0, 0, 0, 1, 1, 1])).toThrow(/unknown or was removed/);
+      expect(() => bp.move(h, f(0, 0, 0, 1, 1, 1))).toThrow(/unknown or was removed/);
       expect(() => bp.getBounds(h, [])).toThrow(/unknown or was removed/);
       step.apply({ kind: 'move', pick: 0, box: [2, 2, 2, 4, 4, 4] });
       step.update();
