@@ -57,6 +57,6 @@ for (let f = 0; f < 3000; f++) frame(f);
 const growth = heapWindows(frame, {
   frames: 500,
   windows: control ? 4 : 16,
-  quietBelow: control ? undefined : 64 * 500,
+  quietBelow: control ? undefined : 128 * 500,
 });
 console.log(JSON.stringify({ growth, checksum }));
