@@ -451,6 +451,9 @@ describe('ParallelSweepAndPrune threads', () => {
   for (const mode of ['throw', 'exit', 'hang'] as const) {
     it(`a worker that crashes (${mode}) makes update() throw instead of hanging`, async () => {
       const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 1500 });
+      // Started before the first command: on a loaded machine a worker's start-up alone can take longer
+      // than the short deadline these tests set for a command.
+      await pool.ready();
       const bp = new ParallelSweepAndPrune({ dimensions: 3, pool });
       bp.insert([0, 0, 0, 1, 1, 1]);
       bp.update();
@@ -483,6 +486,9 @@ describe('ParallelSweepAndPrune threads', () => {
   for (const mode of ['throw', 'exit', 'hang', 'terminate'] as const) {
     it(`a worker that crashes (${mode}) while the calling thread waits at a barrier makes update() throw`, async () => {
       const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 1500 });
+      // Started before the first command: on a loaded machine a worker's start-up alone can take longer
+      // than the short deadline these tests set for a command.
+      await pool.ready();
       const bp = new ParallelSweepAndPrune({ dimensions: 3, pool, callerRegion: true, minBoxesPerRegion: 4 });
       for (let i = 0; i < 60; i++) bp.insert([i, 0, 0, i + 1.5, 1, 1]);
       bp.update();
