@@ -18,7 +18,7 @@
  * added or removed keep the rest of the order. Pairs are reported as (i, j) body indices, each once, in
  * no particular order; the boxes are compared inclusively (touching boxes pair).
  */
-import { growArray } from '@sieve/core';
+import { growArray, sortEndpoints } from '@sieve/core';
 
 /** Inversions the insertion sort may repair, beyond N, before a full sort is cheaper. */
 const SHIFT_BUDGET = 8;
@@ -69,6 +69,8 @@ export class AxisSweep {
   private listed = new Int32Array(0);
   /** Per axis, from the last `chooseAxis`: the spread of box centres. */
   private spread = new Float64Array(3);
+  /** The lower bounds of `order`'s bodies on `axis`, for a full sort. */
+  private keys = new Float64Array(0);
 
   /** Makes room for `n` bodies (call before writing `boxes` and `skip`). */
   reserve(n: number): void {
@@ -76,6 +78,7 @@ export class AxisSweep {
     this.skip = growArray(this.skip, n);
     this.stamp = growArray(this.stamp, n);
     this.order = growArray(this.order, n);
+    this.keys = growArray(this.keys, n);
     this.firstStrip = growArray(this.firstStrip, n);
     this.lastStrip = growArray(this.lastStrip, n);
   }
@@ -198,14 +201,17 @@ export class AxisSweep {
   }
 
   /**
-   * Sorts the order at once: far from sorted (a new axis, a reordered body list). Apart from
-   * `sortOrder` because its comparator's captured variables would otherwise be allocated on every call
-   * of that (V8 puts a closure's variables in a context object when the function is entered).
+   * Sorts the order at once, far from sorted (a new axis, a reordered body list): the sweep and prune's
+   * quicksort of the lower bounds, the body indices moved with them (ties in any order: the sweep pairs
+   * boxes that start together either way).
    */
   private sortFully(): void {
     const b = this.boxes;
     const axis = this.axis;
-    this.order.subarray(0, this.count).sort((p, q) => b[6 * p + axis] - b[6 * q + axis] || p - q);
+    const order = this.order;
+    const keys = this.keys;
+    for (let k = 0; k < this.count; k++) keys[k] = b[6 * order[k] + axis];
+    sortEndpoints(keys, order, 0, this.count - 1);
     this.fullSorts++;
   }
 

@@ -11,8 +11,9 @@
  * - `sync/` — the engine seam: a table of engine bodies and their proxies, and the pair order of
  *   the engines' own loops (what the adapters build on).
  *
- * `growArray` (how every typed array here grows) is exported for the engine adapters, which keep
- * their per-body arrays the same way; `checkOptionKeys` (unknown option keys throw) and `optionKeys`
+ * `growArray` (how every typed array here grows) and `sortEndpoints` (the sweep and prune's bulk sort of
+ * values with a token each) are exported for the engine adapters, which keep their per-body arrays and
+ * sort their sweeps the same way; `checkOptionKeys` (unknown option keys throw) and `optionKeys`
  * (an interface's key list, kept complete by the compiler) for every package's options objects.
  */
 export * from './broadphase/index.js';
@@ -22,4 +23,5 @@ export { growArray } from './growArray.js';
 export * from './math/index.js';
 export * from './narrowphase/index.js';
 export { checkOptionKeys, optionKeys } from './options.js';
+export { sortEndpoints } from './sortEndpoints.js';
 export * from './sync/index.js';

@@ -19,11 +19,11 @@
  *   dynamic boxes are tested against.
  */
 import { growArray } from '../../growArray.js';
+import { sortEndpoints } from '../../sortEndpoints.js';
 import { EndpointArena } from './endpointArena.js';
 import { listAt, maxToken, minToken, whereAt, whereOfToken } from './layout.js';
 import type { SweepAndPruneOptions } from './options.js';
 import { SapRegions } from './regions.js';
-import { sortEndpoints } from './sortEndpoints.js';
 
 /** {@link SapLists.countPartners} counts the box's pairs with every other box. */
 export const ALL_PARTNERS = 0;

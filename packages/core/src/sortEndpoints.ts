@@ -1,12 +1,19 @@
 /**
- * The one bulk sort of the sweep and prune: a region filled from empty sorts each axis's endpoints
- * once by (value, isMax) — quicksort with a median-of-three pivot and an explicit stack (Sedgewick's
- * formulation), insertion sort for short runs — before one sweep finds its pairs.
+ * The one bulk sort of the sweeps: values with a token each, by (value, token bit 0) — quicksort with a
+ * median-of-three pivot and an explicit stack (Sedgewick's formulation), insertion sort for short runs.
+ * The sweep and prune sorts a region's endpoints with it when the region fills from empty; the cannon
+ * adapter's sort and sweep its bodies' lower bounds when its order is too far from sorted to repair.
  */
 
 const sortStack = new Int32Array(128);
 
-/** Sorts endpoints `[first, last]` by (value, isMax) in place: quicksort, insertion sort for short runs. */
+/**
+ * Sorts endpoints `[first, last]` by (value, isMax) in place: quicksort, insertion sort for short runs.
+ * `v` holds the values, `t` a token each, moved with its value; bit 0 of a token breaks ties (a min
+ * before a max), so tokens with bit 0 clear are ordered by value alone.
+ *
+ * @internal
+ */
 export function sortEndpoints(v: Float64Array, t: Int32Array, first: number, last: number): void {
   let top = 0;
   sortStack[top++] = first;
