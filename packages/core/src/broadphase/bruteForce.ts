@@ -4,7 +4,7 @@
  * nothing with the fast broadphases but the handle store, so it can judge them; for the same reason it
  * is written plainly and, unlike them, allocates its result arrays on every update.
  */
-import { checkBounds, checkOptions, checkStaticFlag, ProxyStore, SLOT_MASK } from './proxies.js';
+import { checkOptions, checkStaticFlag, ProxyStore, SLOT_MASK } from './proxies.js';
 import {
   BROADPHASE_OPTION_KEYS,
   type Broadphase,
@@ -75,8 +75,7 @@ export class BruteForce implements Broadphase {
 
   /** {@inheritDoc Broadphase.move} */
   move(handle: number, bounds: ArrayLike<number>): void {
-    const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, this.store.names.move);
+    const slot = this.store.moveSlot(handle, bounds);
     this.store.setBounds(slot, bounds);
   }
 

@@ -372,28 +372,35 @@ export class ProxyStore {
       bad |= (h < 0 ? 1 : 0) | (alive[slot] ^ 1) | (live[slot] !== h ? 1 : 0);
     }
     if (this.dimensions === 3) {
-      for (let o = 0, end = 6 * count; o < end; o += 6) {
-        const x0 = bounds[o];
-        const y0 = bounds[o + 1];
-        const z0 = bounds[o + 2];
-        const x1 = bounds[o + 3];
-        const y1 = bounds[o + 4];
-        const z1 = bounds[o + 5];
-        // x - x is 0 exactly for finite x (NaN for NaN and ±Infinity); NaN fails every <=.
-        const fine = x0 - x0 + (y0 - y0) + (z0 - z0) + (x1 - x1) + (y1 - y1) + (z1 - z1) === 0;
-        bad |= (fine ? 0 : 1) | (x0 <= x1 ? 0 : 1) | (y0 <= y1 ? 0 : 1) | (z0 <= z1 ? 0 : 1);
-      }
+      for (let o = 0, end = 6 * count; o < end; o += 6) bad |= badBox3(bounds, o);
     } else {
-      for (let o = 0, end = 4 * count; o < end; o += 4) {
-        const x0 = bounds[o];
-        const y0 = bounds[o + 1];
-        const x1 = bounds[o + 2];
-        const y1 = bounds[o + 3];
-        const fine = x0 - x0 + (y0 - y0) + (x1 - x1) + (y1 - y1) === 0;
-        bad |= (fine ? 0 : 1) | (x0 <= x1 ? 0 : 1) | (y0 <= y1 ? 0 : 1);
-      }
+      for (let o = 0, end = 4 * count; o < end; o += 4) bad |= badBox2(bounds, o);
     }
     return bad === 0;
+  }
+
+  /**
+   * The slot of live `handle` for a `move` to `bounds`, checked before anything changes: throws naming
+   * the handle or the bad number. A `Float64Array` of one box, finite with min ≤ max, takes one quick
+   * pass (an engine moves its bodies one by one every frame, as {@link checkMany}'s fast path for a
+   * batch); anything else the checks that name what is wrong.
+   */
+  moveSlot(handle: number, bounds: ArrayLike<number>): number {
+    const fast = this.wellFormedSlot(handle, bounds);
+    if (fast >= 0) return fast;
+    const slot = this.slotOf(handle, 'move');
+    checkBounds(bounds, this.dimensions, this.names.move);
+    return slot;
+  }
+
+  /** The slot of live `handle` when `bounds` is a `Float64Array` of one well-formed box, else −1. */
+  private wellFormedSlot(handle: number, bounds: ArrayLike<number>): number {
+    if (!(bounds instanceof Float64Array) || bounds.length !== this.stride) return -1;
+    // A fraction, a negative or a stale handle never equals the slot's current handle.
+    const slot = handle & SLOT_MASK;
+    if (!(slot < this.used && this.handles[slot] === handle && this.alive[slot] === 1)) return -1;
+    const bad = this.dimensions === 3 ? badBox3(bounds, 0) : badBox2(bounds, 0);
+    return bad === 0 ? slot : -1;
   }
 
   /** The slot of a live handle; throws naming `where` for anything else. */
@@ -516,4 +523,29 @@ export function emitQueryResult(
   if (typeof out === 'function') out(handle);
   else if (Array.isArray(out)) out.push(handle);
   else if (index < out.length) out[index] = handle;
+}
+
+/**
+ * 0 when the 3-D box at `o` of `b` is finite with min ≤ max, else 1, without a branch: x − x is 0
+ * exactly for finite x (NaN for NaN and ±Infinity), and NaN fails every ≤.
+ */
+function badBox3(b: Float64Array, o: number): number {
+  const x0 = b[o];
+  const y0 = b[o + 1];
+  const z0 = b[o + 2];
+  const x1 = b[o + 3];
+  const y1 = b[o + 4];
+  const z1 = b[o + 5];
+  const fine = x0 - x0 + (y0 - y0) + (z0 - z0) + (x1 - x1) + (y1 - y1) + (z1 - z1) === 0;
+  return (fine ? 0 : 1) | (x0 <= x1 ? 0 : 1) | (y0 <= y1 ? 0 : 1) | (z0 <= z1 ? 0 : 1);
+}
+
+/** {@link badBox3} for a 2-D box. */
+function badBox2(b: Float64Array, o: number): number {
+  const x0 = b[o];
+  const y0 = b[o + 1];
+  const x1 = b[o + 2];
+  const y1 = b[o + 3];
+  const fine = x0 - x0 + (y0 - y0) + (x1 - x1) + (y1 - y1) === 0;
+  return (fine ? 0 : 1) | (x0 <= x1 ? 0 : 1) | (y0 <= y1 ? 0 : 1);
 }

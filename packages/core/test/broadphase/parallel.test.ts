@@ -10,7 +10,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ParallelSweepAndPrune, WorkerPool } from '../../src/broadphase/parallel/index.js';
 import { imbalance, RegionLayout } from '../../src/broadphase/parallel/layout.js';
-import { C_STATUS, CMD_DRAIN, CONTROL_STRIDE, STATUS_EXITED } from '../../src/broadphase/parallel/shared.js';
+import {
+  C_READY,
+  C_STATUS,
+  CMD_DRAIN,
+  CONTROL_STRIDE,
+  STATUS_EXITED,
+} from '../../src/broadphase/parallel/shared.js';
 import { type Dimensions, SweepAndPrune } from '../../src/index.js';
 import { rng } from '../support/rng.js';
 import { sharedPool, workerUrl } from './parallelWorker.js';
@@ -448,12 +454,27 @@ describe('ParallelSweepAndPrune threads', () => {
     expect(() => second.update()).toThrow(/after dispose/);
   });
 
+  /**
+   * Waits (up to 30 s) until every worker of `pool` has started, reading its ready words without the
+   * pool's own deadline, which these tests keep short.
+   */
+  const untilStarted = async (pool: WorkerPool) => {
+    const control = (pool as unknown as { control: Int32Array }).control;
+    const deadline = performance.now() + 30_000;
+    for (let w = 0; w < pool.size; w++) {
+      while (Atomics.load(control, w * CONTROL_STRIDE + C_READY) !== 1) {
+        if (performance.now() > deadline) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+  };
+
   for (const mode of ['throw', 'exit', 'hang'] as const) {
     it(`a worker that crashes (${mode}) makes update() throw instead of hanging`, async () => {
       const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 1500 });
       // Started before the first command: on a loaded machine a worker's start-up alone can take longer
-      // than the short deadline these tests set for a command.
-      await pool.ready();
+      // than the short deadline these tests set for a command (and for `ready()`).
+      await untilStarted(pool);
       const bp = new ParallelSweepAndPrune({ dimensions: 3, pool });
       bp.insert([0, 0, 0, 1, 1, 1]);
       bp.update();
@@ -487,8 +508,8 @@ describe('ParallelSweepAndPrune threads', () => {
     it(`a worker that crashes (${mode}) while the calling thread waits at a barrier makes update() throw`, async () => {
       const pool = new WorkerPool({ workers: 2, workerUrl: workerUrl(), timeoutMs: 1500 });
       // Started before the first command: on a loaded machine a worker's start-up alone can take longer
-      // than the short deadline these tests set for a command.
-      await pool.ready();
+      // than the short deadline these tests set for a command (and for `ready()`).
+      await untilStarted(pool);
       const bp = new ParallelSweepAndPrune({ dimensions: 3, pool, callerRegion: true, minBoxesPerRegion: 4 });
       for (let i = 0; i < 60; i++) bp.insert([i, 0, 0, i + 1.5, 1, 1]);
       bp.update();

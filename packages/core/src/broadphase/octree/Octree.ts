@@ -259,8 +259,7 @@ export class Octree extends OctreeInvariants {
   }
 
   move(handle: number, bounds: ArrayLike<number>): void {
-    const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, this.store.names.move);
+    const slot = this.store.moveSlot(handle, bounds);
     this.store.setBounds(slot, bounds);
     this.moved(slot);
   }

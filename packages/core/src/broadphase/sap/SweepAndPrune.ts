@@ -15,7 +15,7 @@
  * passes, bulk rebuilds — is in passes.ts; queries in queries.ts; the invariant checks behind the
  * `validate` option in invariants.ts; the data layout in state.ts and layout.ts.
  */
-import { checkBounds, checkStaticFlag, copyBox, SLOT_MASK } from '../proxies.js';
+import { checkStaticFlag, copyBox, SLOT_MASK } from '../proxies.js';
 import { chooseCellSize } from './cellSize.js';
 import { SapInvariants } from './invariants.js';
 import { GRID_CELL_LIMIT, type SweepAndPruneOptions } from './options.js';
@@ -86,42 +86,7 @@ export class SweepAndPrune extends SapInvariants {
 
   /** {@inheritDoc Broadphase.move} */
   move(handle: number, bounds: ArrayLike<number>): void {
-    // The common call in 3-D — a live handle, a Float64Array of finite bounds with min <= max — is
-    // checked and stored in one go, each number read once (an engine calls this per body per frame);
-    // anything else takes the checks that name what is wrong.
-    if (bounds instanceof Float64Array && bounds.length === 6 && this.dimensions === 3) {
-      const store = this.store;
-      const slot = handle & SLOT_MASK;
-      // Equal to the slot's current handle: `handle` is that live integer handle (as slotOf checks).
-      if (slot < store.used && store.handles[slot] === handle && store.alive[slot] === 1) {
-        const x0 = bounds[0];
-        const y0 = bounds[1];
-        const z0 = bounds[2];
-        const x1 = bounds[3];
-        const y1 = bounds[4];
-        const z1 = bounds[5];
-        // x - x is 0 exactly for finite x (NaN for NaN and ±Infinity), and NaN fails every <=.
-        if (
-          x0 - x0 + (y0 - y0) + (z0 - z0) + (x1 - x1) + (y1 - y1) + (z1 - z1) === 0 &&
-          x0 <= x1 &&
-          y0 <= y1 &&
-          z0 <= z1
-        ) {
-          const box = store.bounds;
-          const o = slot * 6;
-          box[o] = x0;
-          box[o + 1] = y0;
-          box[o + 2] = z0;
-          box[o + 3] = x1;
-          box[o + 4] = y1;
-          box[o + 5] = z1;
-          this.markMoved(slot);
-          return;
-        }
-      }
-    }
-    const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, this.store.names.move);
+    const slot = this.store.moveSlot(handle, bounds);
     this.store.setBounds(slot, bounds);
     this.markMoved(slot);
   }
