@@ -23,6 +23,8 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
+    // One temporary folder for the run, removed at its end (test/support/tempRoot.ts).
+    globalSetup: ['./test/support/tempRoot.ts'],
     // Files in parallel on every core: vitest's default leaves one core to its own process, which on a
     // 2-core machine runs the files one at a time while the second core idles (most files are one busy
     // thread; the browser tests mostly wait on Chromium).

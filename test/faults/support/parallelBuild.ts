@@ -4,10 +4,10 @@
  * from the TypeScript sources, plus a worker script that throws as it loads.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
+import { testTemp } from '../../support/tempRoot.js';
 
 export interface ParallelBuild {
   /** The child scenarios' script (run it with node). */
@@ -22,7 +22,7 @@ let built: ParallelBuild | undefined;
 
 export function parallelBuild(): ParallelBuild {
   if (built) return built;
-  const dir = mkdtempSync(join(tmpdir(), 'sieve-parallel-faults-'));
+  const dir = mkdtempSync(join(testTemp(), 'sieve-parallel-faults-'));
   const bundle = (entry: string, out: string) =>
     buildSync({
       entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],

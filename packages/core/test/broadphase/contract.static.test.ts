@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../../test/support/depth.js';
 import { type Broadphase, BruteForce } from '../../src/index.js';
 import { rng } from '../support/rng.js';
 import { lockstep } from './harness.js';
@@ -30,6 +31,9 @@ function pairsOf(list: Int32Array): string[] {
 function pair(a: number, b: number): string {
   return a < b ? `${a},${b}` : `${b},${a}`;
 }
+
+/** Frames of the coherent-motion scene (a standard-depth run steps fewer; see depth.ts). */
+const COHERENT_FRAMES = depth(35, 100);
 
 const ENTRIES: BroadphaseEntry[] = [{ name: 'BruteForce', create: (o) => new BruteForce(o) }, ...BROADPHASES];
 
@@ -53,7 +57,7 @@ for (const entry of ENTRIES) {
                   step.finish();
                 },
               ),
-              { seed: 20260725 + d * 10 + STYLES.indexOf(style), numRuns: 40 },
+              { seed: 20260725 + d * 10 + STYLES.indexOf(style), numRuns: depth(14, 40) },
             );
           });
         }
@@ -63,13 +67,13 @@ for (const entry of ENTRIES) {
           const step = lockstep(entry, d);
           motion(step, d, 61 + d, {
             n: 250,
-            frames: 100,
+            frames: COHERENT_FRAMES,
             speed: 0.6,
             teleport: 0,
             churn: 0,
             statics: { share: 0.4, flip: 0.03, still: 0.8 },
           });
-          expect(step.updates).toBe(101);
+          expect(step.updates).toBe(COHERENT_FRAMES + 1);
         });
 
         it(`${d}-D integer-grid motion with statics (ties and touching), teleports and churn`, (ctx) => {
@@ -77,7 +81,7 @@ for (const entry of ENTRIES) {
           const step = lockstep(entry, d);
           motion(step, d, 67 + d, {
             n: 150,
-            frames: 60,
+            frames: depth(20, 60),
             speed: 3,
             teleport: 0.05,
             churn: 4,
@@ -91,7 +95,7 @@ for (const entry of ENTRIES) {
           const step = lockstep(entry, d);
           motion(step, d, 71 + d, {
             n: 120,
-            frames: 40,
+            frames: depth(15, 40),
             speed: 2,
             teleport: 0.1,
             churn: 2,
@@ -107,7 +111,7 @@ for (const entry of ENTRIES) {
             cols: 24,
             rows: 12,
             dynamic: 60,
-            frames: 60,
+            frames: depth(20, 60),
             sleep: 0.05,
             tileMove: 0.01,
             tileFlip: 0.01,

@@ -8,11 +8,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../../test/support/depth.js';
 import type { Dimensions } from '../../src/index.js';
 import { rng } from '../support/rng.js';
 import { Lockstep, lockstep } from './harness.js';
 import { BROADPHASES } from './registry.js';
 import { motion, opArb, SCALES, STYLES, scaled } from './scenes.js';
+
+/** Frames of the coherent-motion scene (a standard-depth run steps fewer; see depth.ts). */
+const COHERENT_FRAMES = depth(50, 150);
 
 for (const entry of BROADPHASES) {
   describe(`broadphase contract: ${entry.name}`, () => {
@@ -31,42 +35,63 @@ for (const entry of BROADPHASES) {
                 step.finish();
               },
             ),
-            { seed: 20261121 + d * 10 + STYLES.indexOf(style), numRuns: 60 },
+            { seed: 20261121 + d * 10 + STYLES.indexOf(style), numRuns: depth(20, 60) },
           );
         });
       }
 
-      it(`${d}-D coherent motion over 150 frames equals BruteForce every frame`, () => {
+      it(`${d}-D coherent motion over ${COHERENT_FRAMES} frames equals BruteForce every frame`, () => {
         const step = lockstep(entry, d);
-        motion(step, d, 7 + d, { n: 250, frames: 150, speed: 0.6, teleport: 0, churn: 0 });
-        expect(step.updates).toBe(151);
+        motion(step, d, 7 + d, { n: 250, frames: COHERENT_FRAMES, speed: 0.6, teleport: 0, churn: 0 });
+        expect(step.updates).toBe(COHERENT_FRAMES + 1);
       });
 
       it(`${d}-D integer-grid motion (ties and touching every frame) equals BruteForce`, () => {
         const step = lockstep(entry, d);
-        motion(step, d, 11 + d, { n: 150, frames: 100, speed: 3, teleport: 0.02, churn: 0, quantize: true });
+        motion(step, d, 11 + d, {
+          n: 150,
+          frames: depth(35, 100),
+          speed: 3,
+          teleport: 0.02,
+          churn: 0,
+          quantize: true,
+        });
       });
 
       it(`${d}-D teleports and add/remove churn equal BruteForce`, () => {
         const step = lockstep(entry, d);
-        motion(step, d, 23 + d, { n: 200, frames: 80, speed: 2, teleport: 0.1, churn: 6 });
+        motion(step, d, 23 + d, { n: 200, frames: depth(30, 80), speed: 2, teleport: 0.1, churn: 6 });
       });
 
       it(`${d}-D teleports to ±1e18 … ±1.7e308 and back, with churn, equal BruteForce`, () => {
         const step = lockstep(entry, d);
-        motion(step, d, 41 + d, { n: 120, frames: 40, speed: 2, teleport: 0.1, churn: 2, far: 0.5 });
+        motion(step, d, 41 + d, {
+          n: 120,
+          frames: depth(15, 40),
+          speed: 2,
+          teleport: 0.1,
+          churn: 2,
+          far: 0.5,
+        });
       });
 
       for (const scale of [1 / 32, 8]) {
         it(`${d}-D motion at scale ${scale} (cells far larger / far smaller than the boxes)`, () => {
           const step = lockstep(entry, d);
-          motion(step, d, 53 + d, { n: 100, frames: 40, speed: 1.5, teleport: 0.05, churn: 1, scale });
+          motion(step, d, 53 + d, {
+            n: 100,
+            frames: depth(15, 40),
+            speed: 1.5,
+            teleport: 0.05,
+            churn: 1,
+            scale,
+          });
         });
       }
 
       it(`${d}-D everything teleports every frame`, () => {
         const step = lockstep(entry, d);
-        motion(step, d, 31 + d, { n: 120, frames: 40, speed: 1, teleport: 1, churn: 0 });
+        motion(step, d, 31 + d, { n: 120, frames: depth(15, 40), speed: 1, teleport: 1, churn: 0 });
       });
     }
 

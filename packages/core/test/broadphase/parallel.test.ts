@@ -8,6 +8,7 @@
  * registry.ts.)
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { depth } from '../../../../test/support/depth.js';
 import { ParallelSweepAndPrune, WorkerPool } from '../../src/broadphase/parallel/index.js';
 import { imbalance, RegionLayout } from '../../src/broadphase/parallel/layout.js';
 import {
@@ -177,7 +178,13 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
     for (const d of [2, 3] as const) {
       it(`${workers} worker(s), ${d}-D: coherent motion, churn, big boxes, teleports`, async () => {
         const t = new Twin(parallel(workers, d), d);
-        await scene(t, d, 100 + workers * 10 + d, { n: 400, frames: 60, teleport: 0.03, churn: 4, big: 3 });
+        await scene(t, d, 100 + workers * 10 + d, {
+          n: 400,
+          frames: depth(20, 60),
+          teleport: 0.03,
+          churn: 4,
+          big: 3,
+        });
         expect(t.par.count).toBe(t.seq.count);
         if (workers > 1) expect(Math.min(...t.par.regionMembers())).toBeGreaterThan(0);
         t.par.dispose();
@@ -186,7 +193,7 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
 
     it(`${workers} worker(s): everything teleports every frame`, async () => {
       const t = new Twin(parallel(workers, 3), 3);
-      await scene(t, 3, 7 + workers, { n: 300, frames: 25, teleport: 1, churn: 0, big: 0 });
+      await scene(t, 3, 7 + workers, { n: 300, frames: depth(10, 25), teleport: 1, churn: 0, big: 0 });
       t.par.dispose();
     });
 
@@ -194,7 +201,7 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
       const t = new Twin(parallel(workers, 3, { rebalanceAt: 1.2 }), 3);
       const layouts = await scene(t, 3, 55 + workers, {
         n: 500,
-        frames: 50,
+        frames: depth(30, 50),
         teleport: 0,
         churn: 2,
         big: 0,
@@ -218,11 +225,11 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
       expect(t.par.regionCount).toBe(workers + 1);
       await scene(t, 3, 500 + workers, {
         n: 500,
-        frames: 60,
+        frames: depth(36, 60),
         teleport: 0.03,
         churn: 4,
         big: 3,
-        gatherFrom: 30,
+        gatherFrom: depth(18, 30),
       });
       expect(Math.min(...t.par.regionMembers())).toBeGreaterThan(0);
       t.par.dispose();
@@ -241,11 +248,11 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
       const t = new Twin(parallel(workers, 3, { twoPhase: 'always', rebalanceAt: 1.2 }), 3);
       await scene(t, 3, 300 + workers, {
         n: 500,
-        frames: 60,
+        frames: depth(36, 60),
         teleport: 0.03,
         churn: 4,
         big: 3,
-        gatherFrom: 30,
+        gatherFrom: depth(18, 30),
       });
       t.par.dispose();
     });

@@ -9,6 +9,7 @@
  * again.
  */
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../../test/support/depth.js';
 import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
 import { type Dimensions, SweepAndPrune } from '../../src/index.js';
 import { rng } from '../support/rng.js';
@@ -62,7 +63,7 @@ function runScene(par: ParallelSweepAndPrune, d: Dimensions, seed: number, allMo
   par.update();
   seq.update();
   compare(par, seq, 'first update');
-  for (let f = 0; f < 40; f++) {
+  for (let f = 0; f < depth(15, 40); f++) {
     // Every box moves a little, some teleport; all written straight into `bounds`.
     for (const h of handles) {
       const b = new Array<number>(2 * d);
@@ -259,7 +260,7 @@ describe('static proxies on the parallel broadphase equal SweepAndPrune', () => 
       par.update();
       seq.update();
       compare(par, seq, 'first update');
-      for (let f = 0; f < 30; f++) {
+      for (let f = 0; f < depth(12, 30); f++) {
         for (const h of movers) {
           const b = par.getBounds(h, new Array<number>(4));
           const dx = (r() - 0.5) * 0.6;

@@ -9,6 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../../test/support/depth.js';
 import { runProbe } from '../../../../test/support/runProbe.js';
 import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
 import { type Dimensions, SweepAndPrune } from '../../src/index.js';
@@ -201,7 +202,7 @@ describe('one region on the calling thread equals SweepAndPrune, order and tags 
         for (const seed of [1, 2]) {
           const par = alone(d, extra);
           expect(par.mode).toBe('in-thread');
-          fuzz(par, d, 100 * d + seed + label.length, 40);
+          fuzz(par, d, 100 * d + seed + label.length, depth(15, 40));
           par.dispose();
         }
       });

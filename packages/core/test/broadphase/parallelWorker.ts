@@ -6,9 +6,9 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { testTemp } from '../../../../test/support/tempRoot.js';
 import { ParallelSweepAndPrune, WorkerPool } from '../../src/broadphase/parallel/index.js';
 import type { Broadphase, BroadphaseOptions } from '../../src/index.js';
 
@@ -31,7 +31,7 @@ export function workerUrl(): URL {
     target: 'es2022',
     write: false,
   });
-  const dir = mkdtempSync(join(tmpdir(), 'sieve-parallel-'));
+  const dir = mkdtempSync(join(testTemp(), 'sieve-parallel-'));
   const file = join(dir, 'parallel-worker.mjs');
   writeFileSync(file, result.outputFiles[0].contents);
   built = pathToFileURL(file);

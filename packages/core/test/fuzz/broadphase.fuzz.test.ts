@@ -10,14 +10,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../../test/support/depth.js';
 import { type Broadphase, type Dimensions, Octree, SweepAndPrune } from '../../src/index.js';
 import { Lockstep } from '../broadphase/harness.js';
 import { BROADPHASES } from '../broadphase/registry.js';
 import { anyNumber, expectClearError, hostileFinite, isFiniteNumber, NOT_NUMBERS, show } from './hostile.js';
 
-/** Seeds are fixed; SIEVE_FUZZ_SEED shifts them all for a longer local hunt (RUNS scales the runs). */
+/** Seeds are fixed; SIEVE_FUZZ_SEED shifts them all for a longer local hunt (RUNS scales the runs; a standard-depth run, see depth.ts, runs 0.35 of them). */
 const SEED = Number(process.env.SIEVE_FUZZ_SEED ?? 0);
-const RUNS = Number(process.env.SIEVE_FUZZ_RUNS ?? 1);
+const RUNS = Number(process.env.SIEVE_FUZZ_RUNS ?? depth(0.35, 1));
 
 type FuzzOp =
   | { kind: 'insert'; bounds: unknown; typed: boolean; isStatic?: unknown }
@@ -405,7 +406,7 @@ for (const entry of BROADPHASES) {
             for (const op of ops) f.apply(op);
             f.step.update();
           }),
-          { seed: SEED + 16_000 + d + 10 * BROADPHASES.indexOf(entry), numRuns: 40 * RUNS },
+          { seed: SEED + 16_000 + d + 10 * BROADPHASES.indexOf(entry), numRuns: Math.ceil(40 * RUNS) },
         );
       });
 
@@ -419,7 +420,7 @@ for (const entry of BROADPHASES) {
             for (const op of ops) f.apply(op);
             f.step.update();
           }),
-          { seed: SEED + 17_000 + d + 10 * BROADPHASES.indexOf(entry), numRuns: 40 * RUNS },
+          { seed: SEED + 17_000 + d + 10 * BROADPHASES.indexOf(entry), numRuns: Math.ceil(40 * RUNS) },
         );
       });
     }
@@ -480,7 +481,7 @@ describe('fuzz: broadphase constructors', () => {
           step.update();
         },
       ),
-      { seed: SEED + 16_500, numRuns: 150 * RUNS },
+      { seed: SEED + 16_500, numRuns: Math.ceil(150 * RUNS) },
     );
   });
 });

@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../../test/support/depth.js';
 import {
   circleAabbContact2D,
   circleAabbDistanceSq2D,
@@ -42,8 +43,8 @@ import { decide, distanceOf, exactAabbDistanceSq, exactDistanceSq, magnitudeOf }
 import { anyNumber, expectClearError, hostileFinite, isFiniteNumber, show } from './hostile.js';
 
 const SEED = Number(process.env.SIEVE_FUZZ_SEED ?? 0);
-const RUNS = Number(process.env.SIEVE_FUZZ_RUNS ?? 1);
-const opts = (seed: number, numRuns: number) => ({ seed: SEED + seed, numRuns: numRuns * RUNS });
+const RUNS = Number(process.env.SIEVE_FUZZ_RUNS ?? depth(0.35, 1));
+const opts = (seed: number, numRuns: number) => ({ seed: SEED + seed, numRuns: Math.ceil(numRuns * RUNS) });
 
 /** Axes (dim² numbers, rows): exact ones (signed permutations), rotations, and invalid ones. */
 function axesArb(dim: 2 | 3): fc.Arbitrary<unknown> {
