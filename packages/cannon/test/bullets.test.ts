@@ -6,6 +6,7 @@
 import * as CANNON from 'cannon-es';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import {
   type BulletOptions,
   getBulletSettings,
@@ -316,7 +317,7 @@ describe('bullets: what must not change', () => {
           expect(bullet.v).toEqual(stock.v);
         },
       ),
-      { seed: 42, numRuns: 120 },
+      { seed: 42, numRuns: depth(40, 120) },
     );
   });
 
@@ -430,7 +431,7 @@ describe('bullets: a closed room of thin walls', () => {
         setBullet(b, { response: 'bounce', restitution: trial % 3 === 0 ? 1 : 0.5 });
         bodies.push(b);
       }
-      for (let k = 0; k < 90; k++) {
+      for (let k = 0, steps = depth(45, 90); k < steps; k++) {
         s.world.step(DT);
         hitCount += hits(s);
       }
@@ -636,15 +637,19 @@ describe('bullets: filters, stepping modes, installation', () => {
   });
 });
 
-describe('bullets: 10 000 random shots at 500 units/s at a wall 0.1 thick', () => {
+// 100 worlds of 100 bullets at the full depth, 30 at the standard one.
+const BATCHES = depth(30, 100);
+const SHOTS = depth('3 000', '10 000');
+
+describe(`bullets: ${SHOTS} random shots at 500 units/s at a wall 0.1 thick`, () => {
   it('none ends on the far side with the option; without it a measured share tunnels', () => {
     const shots = (marked: boolean) => {
       const r = rng(2024);
       let crossed = 0;
       let total = 0;
       let touched = 0;
-      // 100 worlds of 100 bullets, in lanes 4 apart that do not collide with each other
-      for (let batch = 0; batch < 100; batch++) {
+      // Worlds of 100 bullets, in lanes 4 apart that do not collide with each other
+      for (let batch = 0; batch < BATCHES; batch++) {
         const world = new CANNON.World({ gravity: new CANNON.Vec3(0, -9.82, 0) });
         installSieve(world);
         const wall = new CANNON.Body({ mass: 0, shape: new CANNON.Box(new CANNON.Vec3(0.05, 500, 500)) });
@@ -691,14 +696,14 @@ describe('bullets: 10 000 random shots at 500 units/s at a wall 0.1 thick', () =
     const stock = shots(false);
     const bullets = shots(true);
     console.log(
-      `10 000 shots at 500 units/s, wall 0.1 thick, dt = 1/60: without bullets ${stock.crossed}/${stock.total} ` +
+      `${SHOTS} shots at 500 units/s, wall 0.1 thick, dt = 1/60: without bullets ${stock.crossed}/${stock.total} ` +
         `ended on the far side (${stock.touched} had a discrete contact with the wall on the way); ` +
         `with bullets ${bullets.crossed}/${bullets.total} (${bullets.touched} reported a contact)`,
     );
-    expect(stock.total).toBe(10000);
-    expect(bullets.total).toBe(10000);
+    expect(stock.total).toBe(100 * BATCHES);
+    expect(bullets.total).toBe(100 * BATCHES);
     expect(bullets.crossed).toBe(0);
     expect(stock.crossed).toBeGreaterThan(0);
-    expect(bullets.touched).toBe(10000); // every bullet's hit reaches cannon's contact events
+    expect(bullets.touched).toBe(100 * BATCHES); // every bullet's hit reaches cannon's contact events
   });
 });

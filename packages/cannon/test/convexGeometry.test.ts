@@ -7,6 +7,7 @@
  */
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { convexContacts } from '../src/convex/index.js';
 import { installSieve } from '../src/index.js';
 import {
@@ -174,7 +175,8 @@ describe('convex narrowphase: hull–hull against the brute-force reference', ()
     const world = convexWorld();
     const r = rng(11);
     const tally = { apart: 0, touch: 0, skip: 0 };
-    for (let k = 0; k < 160; k++) {
+    // Whole cycles of the seven gaps at both depths.
+    for (let k = 0, pairs = depth(70, 160); k < pairs; k++) {
       const sa = randomHull(r, 12 + Math.floor(r() * 13), 0.3 + r(), 0.3 + r(), 0.3 + r());
       const sb = randomHull(r, 12 + Math.floor(r() * 13), 0.3 + r(), 0.3 + r(), 0.3 + r());
       const a = bodyOf(sa, [r() * 4 - 2, r() * 4 - 2, r() * 4 - 2], randomQuat(r));
@@ -182,8 +184,8 @@ describe('convex narrowphase: hull–hull against the brute-force reference', ()
       const gap = gaps[k % gaps.length] * Math.min(sa.boundingSphereRadius, sb.boundingSphereRadius);
       tally[checkPair(world, a, placeAt(a, sb, randomQuat(r), randomDir(r), gap))]++;
     }
-    expect(tally.touch).toBeGreaterThan(80);
-    expect(tally.apart).toBeGreaterThan(30);
+    expect(tally.touch).toBeGreaterThan(depth(35, 80));
+    expect(tally.apart).toBeGreaterThan(depth(13, 30));
   });
 
   it('boxes, cylinders and hulls mixed, at random overlaps', () => {
@@ -196,12 +198,12 @@ describe('convex narrowphase: hull–hull against the brute-force reference', ()
       return randomHull(r, 12 + Math.floor(r() * 13), 0.3 + r(), 0.3 + r(), 0.3 + r());
     };
     let touching = 0;
-    for (let k = 0; k < 150; k++) {
+    for (let k = 0, pairs = depth(60, 150); k < pairs; k++) {
       const a = bodyOf(shapes(), [0, 0, 0], randomQuat(r));
       const gap = (r() - 0.7) * 0.5;
       if (checkPair(world, a, placeAt(a, shapes(), randomQuat(r), randomDir(r), gap)) === 'touch') touching++;
     }
-    expect(touching).toBeGreaterThan(60);
+    expect(touching).toBeGreaterThan(depth(24, 60));
   });
 
   it('face–face: boxes resting on boxes keep four contacts, nearly parallel included', () => {
@@ -228,7 +230,7 @@ describe('convex narrowphase: hull–hull against the brute-force reference', ()
   it('edge–edge: crossed boxes meet at one contact on the edge axis', () => {
     const world = convexWorld();
     const r = rng(13);
-    for (let k = 0; k < 30; k++) {
+    for (let k = 0, pairs = depth(10, 30); k < pairs; k++) {
       const a = bodyOf(
         new CANNON.Box(new CANNON.Vec3(0.5, 0.5, 0.5)),
         [0, 0, 0],
@@ -258,7 +260,8 @@ describe('convex narrowphase: hull–hull against the brute-force reference', ()
       });
     };
     let touching = 0;
-    for (let k = 0; k < 90; k++) {
+    // Whole cycles of the three kinds at both depths.
+    for (let k = 0, pairs = depth(36, 90); k < pairs; k++) {
       const kind = k % 3;
       const sa =
         kind === 0
@@ -271,7 +274,7 @@ describe('convex narrowphase: hull–hull against the brute-force reference', ()
       const gap = (r() - 0.6) * 0.02;
       if (checkPair(world, a, placeAt(a, sb, randomQuat(r), randomDir(r), gap)) === 'touch') touching++;
     }
-    expect(touching).toBeGreaterThan(30);
+    expect(touching).toBeGreaterThan(depth(12, 30));
     // The triangulated box rests on a box with four contacts, like a box.
     const ground = bodyOf(new CANNON.Box(new CANNON.Vec3(2, 0.5, 2)), [0, 0, 0], new CANNON.Quaternion());
     const top = placeAt(ground, triBox(0.5), new CANNON.Quaternion(), [0, 1, 0], -1e-3);
@@ -295,7 +298,7 @@ describe('convex narrowphase: hull–hull against the brute-force reference', ()
         ],
       });
     let decided = 0;
-    for (let k = 0; k < 60; k++) {
+    for (let k = 0, pairs = depth(24, 60); k < pairs; k++) {
       const a = bodyOf(quad(), [0, 0, 0], randomQuat(r));
       const b = placeAt(
         a,
@@ -306,7 +309,7 @@ describe('convex narrowphase: hull–hull against the brute-force reference', ()
       );
       if (checkPair(world, a, b) !== 'skip') decided++;
     }
-    expect(decided).toBeGreaterThan(50);
+    expect(decided).toBeGreaterThan(depth(20, 50));
   });
 });
 
@@ -318,7 +321,8 @@ describe('convex narrowphase: the warm start changes no answer', () => {
     const r = rng(41);
     let touching = 0;
     let apart = 0;
-    for (let k = 0; k < 12; k++) {
+    // Boxes (every third pair) and hulls at both depths.
+    for (let k = 0, pairs = depth(6, 12); k < pairs; k++) {
       const a = bodyOf(randomHull(r, 12 + Math.floor(r() * 13), 0.5, 0.4, 0.45), [0, 0, 0], randomQuat(r));
       const b = bodyOf(
         k % 3 === 0 ? new CANNON.Box(new CANNON.Vec3(0.4, 0.3, 0.2)) : randomHull(r, 16, 0.4, 0.5, 0.3),
@@ -345,8 +349,8 @@ describe('convex narrowphase: the warm start changes no answer', () => {
         else apart++;
       }
     }
-    expect(touching).toBeGreaterThan(100);
-    expect(apart).toBeGreaterThan(100);
+    expect(touching).toBeGreaterThan(depth(50, 100));
+    expect(apart).toBeGreaterThan(depth(50, 100));
   });
 });
 
@@ -356,7 +360,7 @@ describe('convex narrowphase: sphere–hull against the nearest hull point', () 
     const r = rng(21);
     let inside = 0;
     let outside = 0;
-    for (let k = 0; k < 300; k++) {
+    for (let k = 0, spheres = depth(120, 300); k < spheres; k++) {
       const kind = k % 3;
       const shape =
         kind === 0
@@ -390,8 +394,8 @@ describe('convex narrowphase: sphere–hull against the nearest hull point', () 
         expect(norm(sub(c.pj, nearest.point))).toBeLessThan(1e-7);
       } else inside++;
     }
-    expect(inside).toBeGreaterThan(20);
-    expect(outside).toBeGreaterThan(30);
+    expect(inside).toBeGreaterThan(depth(8, 20));
+    expect(outside).toBeGreaterThan(depth(12, 30));
   });
 });
 
@@ -450,7 +454,7 @@ describe('convex narrowphase: hull–heightfield', () => {
       return true;
     };
     let hits = 0;
-    for (let k = 0; k < 200; k++) {
+    for (let k = 0, placed = depth(81, 200); k < placed; k++) {
       const shape =
         k % 3 === 0
           ? new CANNON.Box(new CANNON.Vec3(0.1 + 0.3 * r(), 0.1 + 0.3 * r(), 0.1 + 0.3 * r()))
@@ -504,6 +508,6 @@ describe('convex narrowphase: hull–heightfield', () => {
       // At least as deep as the deepest vertex below a triangle (the manifold keeps the deepest).
       if (refDeep > 1e-9) expect(deepest).toBeGreaterThanOrEqual(refDeep - 1e-9);
     }
-    expect(hits).toBeGreaterThan(50);
+    expect(hits).toBeGreaterThan(depth(20, 50));
   });
 });

@@ -5,6 +5,7 @@
  */
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { boxHull, buildHull, hullOf } from '../src/convex/hull.js';
 import { boxBoxPrefilter, convexContacts, sphereBoxContact } from '../src/convex/index.js';
 import { PairCache } from '../src/convex/pairCache.js';
@@ -113,7 +114,7 @@ describe('convex option: cannon sees its own equations', () => {
       let restitution = -1;
       let bound = -1;
       let bounced = false;
-      for (let s = 0; s < 600; s++) {
+      for (let s = 0, steps = depth(300, 600); s < steps; s++) {
         world.step(1 / 60);
         if (world.contacts.length > 0) restitution = world.contacts[0].restitution;
         // The friction bound per contact (each tangent): cannon's μ·g·reduced mass (1 against a static
@@ -155,7 +156,8 @@ describe('convex option: cannon sees its own equations', () => {
       bodies.push(body);
     }
     installSieve(world, { narrowphase: { convex: convexContacts } });
-    for (let s = 0; s < 900; s++) world.step(1 / 60);
+    // All asleep from step 228.
+    for (let s = 0, steps = depth(400, 900); s < steps; s++) world.step(1 / 60);
     for (const b of bodies) {
       expect(b.sleepState).toBe(CANNON.Body.SLEEPING);
       expect(b.position.y).toBeGreaterThan(0.1);
@@ -209,13 +211,16 @@ describe('convex option: cannon sees its own equations', () => {
 });
 
 describe('convex option: cannon-es example scenes', () => {
-  it('every ported example steps 300 steps with the option as with stock: finite, nothing through the floor', () => {
+  // Past every scene's late edits (the last at step 170) at both depths; at the standard depth a scene
+  // without any runs 120 (every body has landed by step 114).
+  const steps = (late: unknown) => (late ? depth(180, 300) : depth(120, 300));
+  it(`every ported example steps ${depth('120 to 180', '300')} steps with the option as with stock: finite, nothing through the floor`, () => {
     for (const [name, make] of Object.entries(scenes)) {
       const lowest: number[] = [];
       for (const convex of [false, true]) {
         const { world, late } = make();
         installSieve(world, { narrowphase: { convex: convex && convexContacts } });
-        for (let s = 0; s < 300; s++) {
+        for (let s = 0, n = steps(late); s < n; s++) {
           late?.(s);
           world.step(1 / 60);
         }
@@ -372,7 +377,8 @@ describe('convex option: hostile shapes', () => {
   it('a 60-hull pile settles on the ground, every body finite and above it', () => {
     const world = hullPile(60, 9);
     installSieve(world, { narrowphase: { convex: convexContacts } });
-    for (let s = 0; s < 300; s++) world.step(1 / 60);
+    // Every hull has landed by step 50; the pile still shifts until about step 250.
+    for (let s = 0, steps = depth(150, 300); s < steps; s++) world.step(1 / 60);
     for (const b of world.bodies) {
       expect(Number.isFinite(b.position.y)).toBe(true);
       if (b.mass > 0) expect(b.position.y).toBeGreaterThan(0);

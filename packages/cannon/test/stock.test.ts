@@ -7,6 +7,7 @@
 import { Octree, SweepAndPrune } from '@sieve/core';
 import * as CANNON from 'cannon-es';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { sphereBoxContact } from '../src/convex/index.js';
 import {
   type InstallSieveOptions,
@@ -27,6 +28,21 @@ interface Run {
 }
 
 const name = (b: CANNON.Body | null | undefined) => (b ? `#${b.id}` : String(b));
+
+/**
+ * Steps a scene runs: `full` at both depths for a scene with late edits, fewer at the standard depth for
+ * one without (every such scene has contacts by step 47).
+ */
+const sceneSteps = (build: () => Scene, full: number) => (build().late ? full : depth(60, full));
+
+/**
+ * Steps, install step and uninstall step of a mid-run install: 200, 60 and 150, halved at the standard
+ * depth for a scene without late edits (pile: spheres land until step 114).
+ */
+function midRun(build: () => Scene): [number, number, number] {
+  const steps = build().late ? 200 : depth(100, 200);
+  return [steps, (steps * 60) / 200, (steps * 150) / 200];
+}
 
 /**
  * cannon's `emitContactEvents` leaves the shape-contact diff in module-level arrays until the next
@@ -118,16 +134,19 @@ const installs: [string, InstallSieveOptions][] = [
 describe('installSieve(world) steps as stock cannon-es does', () => {
   it('the harness can fail: a stock world with the OCSI sphere–box contact differs from stock', () => {
     const build = () => gettingStarted(40, false, 40);
-    const a = run(build, 200, null);
-    const b = run(build, 200, { narrowphase: { sphereBox: sphereBoxContact } });
+    // The runs part at the first step: the standard depth's 60 steps are plenty.
+    const steps = depth(60, 200);
+    const a = run(build, steps, null);
+    const b = run(build, steps, { narrowphase: { sphereBox: sphereBoxContact } });
     expect(b.states).not.toEqual(a.states);
   });
 
   for (const [sceneName, build] of Object.entries(scenes)) {
     it(`${sceneName}: bit-identical bodies, contacts and events`, () => {
-      const a = run(build, 160, null);
+      const steps = sceneSteps(build, 160);
+      const a = run(build, steps, null);
       expect(a.events.length).toBeGreaterThan(0);
-      for (const [, options] of installs) expectSame(a, run(build, 160, options));
+      for (const [, options] of installs) expectSame(a, run(build, steps, options));
     });
   }
 
@@ -135,7 +154,9 @@ describe('installSieve(world) steps as stock cannon-es does', () => {
     for (const after of [false, true]) {
       it(`the README's turned ground plane (${after ? 'turned after adding' : 'turned, then added'}), ${n} bodies`, () => {
         const build = () => gettingStarted(n, after, n);
-        const steps = n >= 200 ? 100 : 150;
+        // Bodies touch from the first step, and the lowest reach the floor by step 19 (a floor contact
+        // missed parts the runs there); by step 60 one that went through the floor is below −1.
+        const steps = n >= 200 ? depth(40, 100) : depth(60, 150);
         const a = run(build, steps, null);
         const b = run(build, steps, {});
         expectSame(a, b);
@@ -148,8 +169,9 @@ describe('installSieve(world) steps as stock cannon-es does', () => {
 
   for (const sceneName of ['pile', 'sleep', 'lateEdits']) {
     it(`${sceneName}: installed and uninstalled mid-run, no event repeated or lost`, () => {
-      const a = run(scenes[sceneName], 200, null);
-      for (const [, options] of installs) expectSame(a, run(scenes[sceneName], 200, options, 60, 150));
+      const [steps, on, off] = midRun(scenes[sceneName]);
+      const a = run(scenes[sceneName], steps, null);
+      for (const [, options] of installs) expectSame(a, run(scenes[sceneName], steps, options, on, off));
     });
   }
 
@@ -202,7 +224,7 @@ describe('installSieve(world) steps as stock cannon-es does', () => {
     const b = build().world;
     installSieve(b);
     const r = rng(6);
-    for (let k = 0; k < 80; k++) {
+    for (let k = 0, steps = depth(45, 80); k < steps; k++) {
       a.step(1 / 60);
       b.step(1 / 60);
       if (k === 30) {
@@ -233,7 +255,7 @@ describe('installSieve(world) steps as stock cannon-es does', () => {
 
   it('SieveBroadphase gives Naive’s pairs in Naive’s order on random worlds, whatever the path', () => {
     const r = rng(12);
-    for (let trial = 0; trial < 30; trial++) {
+    for (let trial = 0, trials = depth(10, 30); trial < trials; trial++) {
       resetIds();
       const w = new CANNON.World();
       const n = 1 + Math.floor(r() * 150);
@@ -358,15 +380,17 @@ describe('installSieveLite(world) steps as stock cannon-es does', () => {
   const lite = (world: CANNON.World, options: InstallSieveOptions) => installSieveLite(world, options);
   for (const [sceneName, build] of Object.entries(scenes)) {
     it(`${sceneName}: bit-identical bodies, contacts and events`, () => {
-      const a = run(build, 120, null);
+      const steps = sceneSteps(build, 120);
+      const a = run(build, steps, null);
       expect(a.events.length).toBeGreaterThan(0);
-      expectSame(a, run(build, 120, {}, 0, -1, lite));
-      expectSame(a, run(build, 120, { broadphase: { naiveBelow: 0 } }, 0, -1, lite));
+      expectSame(a, run(build, steps, {}, 0, -1, lite));
+      expectSame(a, run(build, steps, { broadphase: { naiveBelow: 0 } }, 0, -1, lite));
     });
   }
 
   it('installed and uninstalled mid-run (pile), no event repeated or lost', () => {
-    const a = run(scenes.pile, 200, null);
-    expectSame(a, run(scenes.pile, 200, {}, 60, 150, lite));
+    const [steps, on, off] = midRun(scenes.pile);
+    const a = run(scenes.pile, steps, null);
+    expectSame(a, run(scenes.pile, steps, {}, on, off, lite));
   });
 });
