@@ -8,11 +8,14 @@ import { SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveOptions } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../support/depth.js';
 import { comparePaths, firstDifference, type MatterScene, pile, traceRun } from './support/matterRuns.js';
 
 const { Body, Composite } = Matter;
-const SIZES = [8, 120, 600];
-const STEPS = 40;
+/** World sizes: a few bodies, a hundred and a large world. */
+const SIZES = depth([8, 120, 250], [8, 120, 600]);
+/** Updates of each run: past the last fault (injected before update 30) and the last mode switch (33). */
+const STEPS = depth(34, 40);
 
 function expectStock(build: () => MatterScene, wantBroadphase: boolean, extra: SieveOptions = {}): void {
   const results = comparePaths(build, STEPS, extra);

@@ -3,6 +3,7 @@ import { installSieve, isBullet } from '@sieve/matter';
 import { FrameRecorder } from '@sieve/overlay';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { CollisionSwitch } from '../src/collision.js';
 import { Game, type Input, MAX_DEBRIS, rubbleLayout } from '../src/game.js';
 
@@ -144,7 +145,7 @@ describe('arcade game rules (Node, no rendering)', () => {
     const game = new Game({ seed: 6 });
     game.flood(500);
     game.setRubble(true);
-    for (let i = 0; i < 20; i++) game.step(fire);
+    for (let i = 0; i < depth(5, 20); i++) game.step(fire);
     game.restart();
     expect(game.debris.length).toBe(0);
     expect(game.rubbleCount).toBe(0);
@@ -189,7 +190,7 @@ describe('arcade game rules (Node, no rendering)', () => {
       const game = new Game({ seed: 11, test: true, onAfterUpdate: () => sw?.recordStep() });
       if (mode) sw = new CollisionSwitch(game.engine, rec, mode);
       game.flood(400);
-      for (let i = 0; i < 240; i++)
+      for (let i = 0; i < depth(120, 240); i++)
         game.step({ ...idle, fire: i % 20 < 10, left: i % 60 < 15, thrust: i % 90 < 30 });
       return {
         score: game.score,

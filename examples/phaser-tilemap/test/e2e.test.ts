@@ -17,11 +17,16 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, executablePath, launchChromium, serveDir } from '../../../test/support/browser.js';
+import { depth } from '../../../test/support/depth.js';
 import type { TilemapHook } from '../src/main.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-const STEPS = 200;
+/**
+ * Steps of each deterministic run: the props land within a few dozen steps, and a toggled run switches
+ * twice (off at step 50, on again at 100) before step 120.
+ */
+const STEPS = depth(120, 200);
 /**
  * The window of the deterministic runs. The game's canvas fills the window, and drawing 10 000 tiles
  * with Chromium's CPU rasteriser costs more than the physics: a small window makes a run about 3× faster

@@ -23,12 +23,16 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, executablePath, launchChromium, serveDir } from '../../../test/support/browser.js';
+import { depth } from '../../../test/support/depth.js';
 import type { FpsHook } from '../src/main.js';
 import { WALKS, type Walk, type WalkReport } from '../src/walks.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const results = join(root, 'test-results');
+
+/** Spheres thrown in each frame-rate test, one every tenth of a second, all around. */
+const BALLS = depth(24, 60);
 
 /** Collects a page's console errors, page errors and failed requests. */
 function watch(page: Page): string[] {
@@ -143,21 +147,24 @@ describe('three-fps in headless Chromium', () => {
         }
       }
       // Spheres thrown all around (at walls, at the floor, up), stepped at this frame rate.
-      const balls = await page.evaluate((f) => {
-        const hook = window.__fps as FpsHook;
-        hook.teleport(0, 0, 0, 0);
-        let inside = 0;
-        const idle = { forward: 0, right: 0, jump: false };
-        for (let i = 0; i < 60; i++) {
-          hook.look(i * 0.41, -0.4 + 0.8 * Math.sin(i));
-          hook.throwBall((i % 5) / 4);
-          hook.step(1 / f, Math.max(1, Math.round(f / 10)), idle);
-          inside += hook.balls().inside;
-        }
-        hook.step(1 / f, 3 * f, idle);
-        return { ...hook.balls(), insideDuring: inside };
-      }, fps);
-      expect(balls).toEqual({ active: 60, inside: 0, outOfYard: 0, insideDuring: 0 });
+      const balls = await page.evaluate(
+        ([f, count]) => {
+          const hook = window.__fps as FpsHook;
+          hook.teleport(0, 0, 0, 0);
+          let inside = 0;
+          const idle = { forward: 0, right: 0, jump: false };
+          for (let i = 0; i < count; i++) {
+            hook.look(i * 0.41, -0.4 + 0.8 * Math.sin(i));
+            hook.throwBall((i % 5) / 4);
+            hook.step(1 / f, Math.max(1, Math.round(f / 10)), idle);
+            inside += hook.balls().inside;
+          }
+          hook.step(1 / f, 3 * f, idle);
+          return { ...hook.balls(), insideDuring: inside };
+        },
+        [fps, BALLS] as const,
+      );
+      expect(balls).toEqual({ active: BALLS, inside: 0, outOfYard: 0, insideDuring: 0 });
       await page.evaluate(() => {
         window.__fps!.teleport(8, 0, 8, Math.PI * 0.8);
         window.__fps!.render();

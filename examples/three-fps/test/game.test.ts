@@ -3,14 +3,23 @@
  * through the corridor and the tunnel, up the stairs, at a thin partition, into a ceiling) at 5, 30 and
  * 144 fps never ends a step inside the level or outside the yard, and gets where it should; the elevator
  * carries the player; thrown spheres stay out of the level; a minute of random play at random frame
- * times never ends inside either.
+ * times never ends inside either (at the standard depth: 40 spheres, 20 seconds of play).
  */
 import { intersectsSphere } from '@sieve/three';
 import { Sphere } from 'three';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { Game, SPHERE_RADIUS } from '../src/game.js';
 import { HALF } from '../src/level.js';
 import { runWalk, stepChecked, WALKS } from '../src/walks.js';
+
+/** Spheres thrown, one a step. */
+const BALLS = depth(40, 100);
+/** Seconds of random play, as the test's name says them. */
+const PLAY = depth(
+  { seconds: 20, name: '20 seconds', minSteps: 300 },
+  { seconds: 60, name: 'a minute', minSteps: 1000 },
+);
 
 describe('three-fps game', () => {
   const game = new Game();
@@ -54,8 +63,8 @@ describe('three-fps game: elevator, spheres, random play', () => {
       const game = new Game();
       const probe = new Sphere();
       let worst = 0;
-      for (let i = 0; i < 100 + 6 * fps; i++) {
-        if (i < 100) {
+      for (let i = 0; i < BALLS + 6 * fps; i++) {
+        if (i < BALLS) {
           game.yaw = i * 0.37;
           game.pitch = -0.3 + 0.6 * Math.sin(i);
           game.throwBall((i % 7) / 7);
@@ -69,7 +78,7 @@ describe('three-fps game: elevator, spheres, random play', () => {
         }
       }
       expect(worst, `${fps} fps`).toBe(0);
-      expect(game.activeBalls).toBe(100);
+      expect(game.activeBalls).toBe(BALLS);
       // They came to rest on the ground, inside the yard.
       for (const b of game.balls) {
         if (!b.active) continue;
@@ -80,7 +89,7 @@ describe('three-fps game: elevator, spheres, random play', () => {
     }
   });
 
-  it('a minute of random play at random frame times never ends inside the level or outside the yard', () => {
+  it(`${PLAY.name} of random play at random frame times never ends inside the level or outside the yard`, () => {
     const game = new Game();
     let seed = 12345;
     const r = () => {
@@ -90,7 +99,7 @@ describe('three-fps game: elevator, spheres, random play', () => {
     let time = 0;
     let steps = 0;
     let bad = -1;
-    while (time < 60) {
+    while (time < PLAY.seconds) {
       const dt = Math.exp(Math.log(1 / 144) + r() * Math.log(144 / 5));
       if (r() < 0.05) {
         game.input.forward = r() * 2 - 1;
@@ -105,6 +114,6 @@ describe('three-fps game: elevator, spheres, random play', () => {
       steps++;
     }
     expect(bad).toBe(-1);
-    expect(steps).toBeGreaterThan(1000);
+    expect(steps).toBeGreaterThan(PLAY.minSteps);
   });
 });

@@ -7,16 +7,22 @@
 import { installSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { onBothPaths, PATHS } from './bothPaths.js';
 import { compareRuns } from './harness.js';
 import { compoundBodies, fastBodies, filtersAndSensors } from './scenes.js';
 
-const fast = onBothPaths(() => fastBodies(4), 300);
-const compound = onBothPaths(() => compoundBodies(5), 300);
-const filters = onBothPaths(() => filtersAndSensors(6), 300);
+/** Updates of each scene: from update 60 on, collisions start on nearly every update of each. */
+const FAST_STEPS = depth(150, 300);
+const COMPOUND_STEPS = depth(120, 300);
+const FILTERS_STEPS = depth(120, 300);
+
+const fast = onBothPaths(() => fastBodies(4), FAST_STEPS);
+const compound = onBothPaths(() => compoundBodies(5), COMPOUND_STEPS);
+const filters = onBothPaths(() => filtersAndSensors(6), FILTERS_STEPS);
 
 describe.each(PATHS)('Sieve detector ($path path) vs stock, bit for bit', ({ path, index }) => {
-  it('fast bodies (tens of px per step) among slow ones, 300 updates', () => {
+  it(`fast bodies (tens of px per step) among slow ones, ${FAST_STEPS} updates`, () => {
     const r = fast(index);
     expect(r.path).toBe(path);
     expect(r.what).toBe('');
@@ -24,7 +30,7 @@ describe.each(PATHS)('Sieve detector ($path path) vs stock, bit for bit', ({ pat
     expect(r.totalStarts).toBeGreaterThan(100);
   });
 
-  it('compound bodies (parts[1..] collide, parent bounds gate), 300 updates', () => {
+  it(`compound bodies (parts[1..] collide, parent bounds gate), ${COMPOUND_STEPS} updates`, () => {
     const r = compound(index);
     expect(r.path).toBe(path);
     expect(r.what).toBe('');
@@ -32,7 +38,7 @@ describe.each(PATHS)('Sieve detector ($path path) vs stock, bit for bit', ({ pat
     expect(r.totalCollisions).toBeGreaterThan(1000);
   });
 
-  it('collision filters (groups ±, categories, masks) and sensors, 300 updates', () => {
+  it(`collision filters (groups ±, categories, masks) and sensors, ${FILTERS_STEPS} updates`, () => {
     const r = filters(index);
     expect(r.path).toBe(path);
     expect(r.what).toBe('');

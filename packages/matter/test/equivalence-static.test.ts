@@ -9,8 +9,24 @@ import { Octree, SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveDetector, type SieveOptions } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { compareRuns, compareRunsEach, sharedRuns } from './harness.js';
 import { changingTiles, tilemapScene } from './staticScenes.js';
+
+/**
+ * Updates of the changing-tiles scenes: past step 150, where the platform is scaled, and every other
+ * change of their script (crumbling, freezing, teleports, waking, flags written directly) at least once;
+ * the path switches of the last test (every 37 updates) go both ways twice.
+ */
+const CHANGING_STEPS = depth(160, 420);
+/**
+ * The tilemap world: its tiles and updates. The bodies drop from the top rows, land after about 80
+ * updates and begin to fall asleep after about 150.
+ */
+const TILES = depth(1000, 3000);
+const TILEMAP_STEPS = depth(200, 300);
+/** A count as the tests' names write it: `3 000`. */
+const count = (n: number) => n.toLocaleString('en-US').replace(/,/g, ' ');
 
 const setups: [string, SieveOptions][] = [
   ['default (the sweep)', {}],
@@ -28,7 +44,7 @@ describe('bodies changing between static and moving', () => {
   const changing = sharedRuns(() =>
     compareRunsEach(
       () => changingTiles(Matter, 5),
-      420,
+      CHANGING_STEPS,
       setups.map(([, options], i) => (engine: Matter.Engine) => {
         const sieve = installSieve(engine, options);
         Matter.Events.on(engine, 'afterUpdate', () => {
@@ -43,7 +59,7 @@ describe('bodies changing between static and moving', () => {
       expect(r.what).toBe('');
       expect(r.firstDifference).toBe(-1);
       expect(r.totalStarts).toBeGreaterThan(100);
-      if (options.sweepBelow === 0) expect(paths[i]).toBe(420);
+      if (options.sweepBelow === 0) expect(paths[i]).toBe(CHANGING_STEPS);
       // The default has no broadphase; with one, the cost model keeps a tilemap on the sweep.
       if (options.broadphase === undefined || options.sweepBelow === undefined) expect(paths[i]).toBe(0);
     });
@@ -60,7 +76,7 @@ describe('static bodies tracked (the default) and read every step (trackStatic: 
   const changing = sharedRuns(() =>
     compareRunsEach(
       () => changingTiles(Matter, 7, false),
-      420,
+      CHANGING_STEPS,
       tracking.map(([, options]) => (engine: Matter.Engine) => {
         installSieve(engine, options);
       }),
@@ -77,17 +93,17 @@ describe('static bodies tracked (the default) and read every step (trackStatic: 
 });
 
 describe('tilemap worlds', () => {
-  it('3 000 tiles and 200 bodies, sleeping enabled, default options: stock bit for bit', () => {
+  it(`${count(TILES)} tiles and 200 bodies, sleeping enabled, default options: stock bit for bit`, () => {
     const r = compareRuns(
-      () => tilemapScene(Matter, { tiles: 3000 }, { dynamic: 200, sleeping: true }),
-      300,
+      () => tilemapScene(Matter, { tiles: TILES }, { dynamic: 200, sleeping: true }),
+      TILEMAP_STEPS,
       (engine) => {
         installSieve(engine);
       },
     );
     expect(r.what).toBe('');
     expect(r.firstDifference).toBe(-1);
-    expect(r.totalCollisions).toBeGreaterThan(300 * 150);
+    expect(r.totalCollisions).toBeGreaterThan(TILEMAP_STEPS * 150);
   });
 
   it('path switches in both directions while tiles crumble and bodies sleep: stock bit for bit', () => {
@@ -95,7 +111,7 @@ describe('tilemap worlds', () => {
     let sieve: SieveDetector | undefined;
     const r = compareRuns(
       () => changingTiles(Matter, 9),
-      420,
+      CHANGING_STEPS,
       (engine) => {
         sieve = installSieve(engine, { broadphase: new SweepAndPrune({ dimensions: 2 }) });
         Matter.Events.on(engine, 'afterUpdate', () => seen.add((sieve as SieveDetector).stats.path));

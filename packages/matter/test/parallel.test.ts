@@ -13,11 +13,17 @@ import { ParallelSweepAndPrune } from '@sieve/core/parallel';
 import { getSieve, installSieve, type SieveDetector, type SieveOptions, uninstallSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { sharedPool, workerUrl } from '../../core/test/broadphase/parallelWorker.js';
 import { compareRuns } from './harness.js';
 import { churn, largeMix } from './scenes.js';
 
 const { Bodies, Composite, Detector, Engine } = Matter;
+
+/** Updates of the large scene. */
+const LARGE_STEPS = depth(60, 120);
+/** Updates of the churning scene: past update 150, where gravity changes. */
+const CHURN_STEPS = depth(160, 200);
 
 /** A 2-D parallel broadphase on the test process's shared pool of 2 workers. */
 function onSharedPool(minBoxesPerRegion: number): ParallelSweepAndPrune {
@@ -32,7 +38,7 @@ function boxes(): Matter.Engine {
 }
 
 describe('the parallel broadphase under matter-js (a caller-owned instance)', () => {
-  it('2 workers, 800 bodies of every kind, 120 updates: bit for bit, regions split between workers', () => {
+  it(`2 workers, 800 bodies of every kind, ${LARGE_STEPS} updates: bit for bit, regions split between workers`, () => {
     // The broadphase on every step (the sweep path would leave it idle), regions from 32 bodies.
     const bp = onSharedPool(32);
     let sieve: SieveDetector | undefined;
@@ -41,7 +47,7 @@ describe('the parallel broadphase under matter-js (a caller-owned instance)', ()
     try {
       const r = compareRuns(
         () => largeMix(41, 800),
-        120,
+        LARGE_STEPS,
         (engine) => {
           sieve = installSieve(engine, { broadphase: bp, sweepBelow: 0 });
         },
@@ -53,14 +59,14 @@ describe('the parallel broadphase under matter-js (a caller-owned instance)', ()
       );
       expect(r.what).toBe('');
       expect(r.firstDifference).toBe(-1);
-      expect(r.totalCollisions).toBeGreaterThan(120 * 500);
+      expect(r.totalCollisions).toBeGreaterThan(LARGE_STEPS * 500);
       expect(sieve?.broadphase).toBe(bp);
       expect(bp.mode).toBe('workers');
       expect(bp.fallbackReason).toBeNull();
       expect(bp.regionCount).toBe(2);
       // perStep runs before each update: the first sees no update yet.
-      expect(broadphaseSteps).toBe(119);
-      expect(splitSteps).toBeGreaterThan(100);
+      expect(broadphaseSteps).toBe(LARGE_STEPS - 1);
+      expect(splitSteps).toBeGreaterThan(LARGE_STEPS - 20);
       const members = bp.regionMembers();
       expect(members[0] + members[1]).toBeGreaterThanOrEqual(800);
       expect(bp.regionTimes().length).toBe(2);
@@ -75,14 +81,14 @@ describe('the parallel broadphase under matter-js (a caller-owned instance)', ()
     try {
       const r = compareRuns(
         () => churn(43, 200),
-        200,
+        CHURN_STEPS,
         (engine) => {
           installSieve(engine, { broadphase: bp, sweepBelow: 0 });
         },
       );
       expect(r.what).toBe('');
       expect(r.firstDifference).toBe(-1);
-      expect(r.totalCollisions).toBeGreaterThan(200 * 50);
+      expect(r.totalCollisions).toBeGreaterThan(CHURN_STEPS * 50);
       expect(bp.mode).toBe('workers');
     } finally {
       bp.dispose();

@@ -7,6 +7,7 @@ import { SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveDetector, type SieveOptions } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { compareRuns } from './harness.js';
 import { rng, type Scene, walls } from './scenes.js';
 
@@ -115,7 +116,8 @@ describe('sweep ↔ broadphase switching', () => {
     let sieve: SieveDetector | undefined;
     const r = compareRuns(
       () => wakeAndSleep(43),
-      620,
+      // The fifth path (the sweep again, once the woken bodies sleep) answers from update 439 on.
+      depth(460, 620),
       (engine) => {
         // The cost model of untracked static bodies (the sweep reading every body).
         sieve = installSieve(engine, {
@@ -139,7 +141,8 @@ describe('sweep ↔ broadphase switching', () => {
     let sieve: SieveDetector | undefined;
     const r = compareRuns(
       () => growAndShrink(41),
-      520,
+      // The broadphase answers from update 87 on (past 500 bodies), the sweep again from update 343.
+      depth(360, 520),
       (engine) => {
         sieve = installSieve(engine, { broadphase: new SweepAndPrune({ dimensions: 2 }), sweepBelow: 500 });
       },

@@ -10,9 +10,24 @@ import { SweepAndPrune } from '@sieve/core';
 import { installSieve, type SieveDetector, type SieveOptions, uninstallSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { compareRuns, compareRunsEach, sharedRuns } from './harness.js';
 import { PHASER_PACKAGES, phaserMatter } from './phaserMatter.js';
 import { changingTiles, tilemapScene } from './staticScenes.js';
+
+/**
+ * Updates of the changing-tiles scenes: past step 150, where the platform is scaled, and every other
+ * change of the script (crumbling, freezing, teleports, waking, flags written directly) at least once.
+ */
+const CHANGING_STEPS = depth(160, 300);
+/**
+ * The tilemap run: its tiles and updates. The bodies drop from the top rows and land after about 80
+ * updates; from then on they collide with the ground every update.
+ */
+const TILES = depth(1000, 5000);
+const TILEMAP_STEPS = depth(160, 200);
+/** A count as the tests' names write it: `5 000`. */
+const count = (n: number) => n.toLocaleString('en-US').replace(/,/g, ' ');
 
 for (const pkg of PHASER_PACKAGES) {
   const { matter: M, version } = phaserMatter(pkg);
@@ -65,7 +80,7 @@ for (const pkg of PHASER_PACKAGES) {
         let installed: SieveDetector | undefined;
         const r = compareRuns(
           () => changingTiles(M, 13, false),
-          200,
+          depth(CHANGING_STEPS, 200),
           (engine) => {
             installed = installSieve(engine, { matter: plugin });
           },
@@ -92,8 +107,8 @@ for (const pkg of PHASER_PACKAGES) {
     // One stock run of the tilemap for the three setups.
     const tilemapRuns = sharedRuns(() =>
       compareRunsEach(
-        () => tilemapScene(M, { tiles: 5000, seed: 3 }, { dynamic: 150 }),
-        200,
+        () => tilemapScene(M, { tiles: TILES, seed: 3 }, { dynamic: 150 }),
+        TILEMAP_STEPS,
         setups.map(([, options]) => (engine: Matter.Engine) => {
           installSieve(engine, { ...options, matter: M });
         }),
@@ -102,18 +117,18 @@ for (const pkg of PHASER_PACKAGES) {
       ),
     );
     setups.forEach(([name], i) => {
-      it(`a tilemap of 5 000 tiles and 150 bodies, 200 updates: ${name}`, () => {
+      it(`a tilemap of ${count(TILES)} tiles and 150 bodies, ${TILEMAP_STEPS} updates: ${name}`, () => {
         const r = tilemapRuns(i);
         expect(r.what).toBe('');
         expect(r.firstDifference).toBe(-1);
-        expect(r.totalCollisions).toBeGreaterThan(200 * 100);
+        expect(r.totalCollisions).toBeGreaterThan(TILEMAP_STEPS * 100);
       });
     });
 
     it('static bodies tracked (the default): crumbling, freezing, moved, turned and scaled, sleeping off', () => {
       const r = compareRuns(
         () => changingTiles(M, 11, false),
-        300,
+        CHANGING_STEPS,
         (engine) => {
           installSieve(engine, { matter: M });
         },
@@ -128,7 +143,7 @@ for (const pkg of PHASER_PACKAGES) {
     it('crumbling and freezing tiles, frozen bodies, a moved static platform, sleep and wake', () => {
       const r = compareRuns(
         () => changingTiles(M, 7),
-        300,
+        CHANGING_STEPS,
         (engine) => {
           installSieve(engine, {
             matter: M,

@@ -6,6 +6,7 @@ import { SweepAndPrune } from '@sieve/core';
 import { getSieve, installSieve, type SieveOptions, uninstallSieve } from '@sieve/matter';
 import Matter from 'matter-js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import { compareRuns } from './harness.js';
 import { churn, filtersAndSensors, type Scene, stacksAndPile, walls } from './scenes.js';
 
@@ -22,21 +23,33 @@ const CONFIGS: [string, () => SieveOptions][] = [
   ],
 ];
 
+/**
+ * The first test's timeline: Sieve installed at `install`, toggled every 37 updates until `uninstall`
+ * (an odd number of toggles: it leaves from stock mode), reinstalled at `reinstall`, run to `steps` (past
+ * update 150, where the scene's gravity changes).
+ */
+const LIVE = depth(
+  { install: 20, uninstall: 140, reinstall: 160, steps: 200 },
+  { install: 50, uninstall: 250, reinstall: 300, steps: 360 },
+);
+/** The second test's: Sieve on at 40, off at `off`, on again at `off + 1`, run to `steps`. */
+const LATER = depth({ off: 80, steps: 120 }, { off: 120, steps: 200 });
+
 for (const [config, options] of CONFIGS)
   describe(`install / switch / uninstall on a live engine: ${config}`, () => {
     it('install mid-run, toggle stock ↔ Sieve every 37 updates, uninstall, reinstall: same as stock throughout', () => {
       const r = compareRuns(
         () => churn(11),
-        360,
+        LIVE.steps,
         () => {},
         (engine, step) => {
-          if (step === 50) installSieve(engine, options());
-          if (step > 50 && step < 250 && step % 37 === 0) {
+          if (step === LIVE.install) installSieve(engine, options());
+          if (step > LIVE.install && step < LIVE.uninstall && step % 37 === 0) {
             const sieve = getSieve(engine);
             if (sieve) sieve.mode = sieve.mode === 'sieve' ? 'stock' : 'sieve';
           }
-          if (step === 250) expect(uninstallSieve(engine)).toBe(true);
-          if (step === 300) installSieve(engine, { ...options(), mode: 'sieve' });
+          if (step === LIVE.uninstall) expect(uninstallSieve(engine)).toBe(true);
+          if (step === LIVE.reinstall) installSieve(engine, { ...options(), mode: 'sieve' });
         },
       );
       expect(r.what).toBe('');
@@ -46,15 +59,15 @@ for (const [config, options] of CONFIGS)
     it('starting in stock mode and switching on later is exact too (x-order ties carried over)', () => {
       const r = compareRuns(
         () => stacksAndPile(12, 120),
-        200,
+        LATER.steps,
         (engine) => {
           installSieve(engine, { ...options(), mode: 'stock' });
         },
         (engine, step) => {
           const sieve = getSieve(engine);
           if (sieve && step === 40) sieve.mode = 'sieve';
-          if (sieve && step === 120) sieve.mode = 'stock';
-          if (sieve && step === 121) sieve.mode = 'sieve';
+          if (sieve && step === LATER.off) sieve.mode = 'stock';
+          if (sieve && step === LATER.off + 1) sieve.mode = 'sieve';
         },
       );
       expect(r.what).toBe('');

@@ -21,6 +21,7 @@ import {
 import { Capsule } from 'three/examples/jsm/math/Capsule.js';
 import { Octree } from 'three/examples/jsm/math/Octree.js';
 import { describe, expect, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import {
   BoundsTree,
   boxContacts,
@@ -40,6 +41,13 @@ import {
   sphereContacts,
 } from '../src/index.js';
 import { knot, place, rng, soup, terrain, worldMatrices } from './scenes.js';
+
+/**
+ * Random capsules per world matrix in the brute-force comparisons of the contacts, and the contacts
+ * they find at least (some of them do touch the mesh).
+ */
+const CAPSULES = depth(10, 25);
+const MIN_CONTACTS = depth(5, 20);
 
 function withTree(g: BufferGeometry, m = new Matrix4()): Mesh {
   computeBoundsTree.call(g);
@@ -71,6 +79,12 @@ function degenerate(t: Triangle): boolean {
 }
 
 /**
+ * Steps of the golden-section search below: each narrows the interval by 0.618, so 100 steps (the
+ * standard depth) already narrow it to 1e-21 of the segment, far below a double's precision.
+ */
+const GOLDEN_STEPS = depth(100, 200);
+
+/**
  * Independent reference: distance of a segment to a triangle by golden-section search on the segment
  * parameter of the (convex) point–triangle distance, three.js's `Triangle.closestPointToPoint`.
  */
@@ -81,7 +95,7 @@ function segmentTriangleDistance(a: Vector3, b: Vector3, t: Triangle): number {
   let lo = 0;
   let hi = 1;
   const g = (Math.sqrt(5) - 1) / 2;
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < GOLDEN_STEPS; i++) {
     const m1 = hi - g * (hi - lo);
     const m2 = lo + g * (hi - lo);
     if (f(m1) <= f(m2)) hi = m2;
@@ -105,7 +119,7 @@ describe('capsule contacts', () => {
         const r = rng(contacts + 17);
         const box = new Box3().setFromObject(mesh);
         const size = box.getSize(new Vector3());
-        for (let i = 0; i < 25; i++) {
+        for (let i = 0; i < CAPSULES; i++) {
           const a = new Vector3(r(), r(), r()).multiply(size).add(box.min);
           const b = a
             .clone()
@@ -132,7 +146,7 @@ describe('capsule contacts', () => {
           contacts += out.count;
         }
       }
-      expect(contacts).toBeGreaterThan(20);
+      expect(contacts).toBeGreaterThan(MIN_CONTACTS);
     });
   }
 

@@ -28,6 +28,7 @@ import {
   Vector3,
 } from 'three';
 import { afterAll, beforeAll, expect, describe as group, it } from 'vitest';
+import { depth } from '../../../test/support/depth.js';
 import {
   acceleratedRaycast,
   type BoundsTree,
@@ -45,6 +46,12 @@ declare module 'three' {
 }
 
 const stock = Mesh.prototype.raycast;
+
+/**
+ * `n` rays at the full depth, a third of them at the standard depth: the first rays of the same seed,
+ * every kind of ray among them ({@link raysFor} cycles through its six kinds).
+ */
+const RAYS = (n: number) => depth(Math.ceil(n / 3), n);
 
 /** three.js's answer: its loop, then Raycaster's stable sort by distance. */
 function stockHits(mesh: Mesh, raycaster: Raycaster): Intersection[] {
@@ -161,7 +168,7 @@ for (const [walkName, config] of walks)
           for (const [sideName, side] of sides) {
             const mesh = place(new Mesh(geometry, new MeshBasicMaterial({ side })), m);
             const scene = `${name} ${matrix} ${sideName} ${seed}`;
-            hits += compareRays(mesh, raysFor(mesh, 120, seed++), 0, Infinity, scene);
+            hits += compareRays(mesh, raysFor(mesh, RAYS(120), seed++), 0, Infinity, scene);
           }
         }
         expect(hits).toBeGreaterThan(100);
@@ -175,7 +182,7 @@ for (const [walkName, config] of walks)
         new Mesh(geometry, new MeshBasicMaterial({ side: DoubleSide })),
         worldMatrices()[2][1],
       );
-      const rays = raysFor(mesh, 60, 11);
+      const rays = raysFor(mesh, RAYS(60), 11);
       let hits = 0;
       for (const [near, far] of [
         [0, 2],
@@ -227,7 +234,7 @@ for (const [walkName, config] of walks)
         ] as Side[][]) {
           for (const [, m] of worldMatrices().slice(0, 3)) {
             const mesh = place(new Mesh(geometry, materials(sides)), m);
-            hits += compareRays(mesh, raysFor(mesh, 80, seed++));
+            hits += compareRays(mesh, raysFor(mesh, RAYS(80), seed++));
           }
         }
         expect(hits).toBeGreaterThan(100);
@@ -252,7 +259,7 @@ for (const [walkName, config] of walks)
           materials([DoubleSide, FrontSide, BackSide]),
         ]) {
           const mesh = place(new Mesh(geometry, material), worldMatrices()[1][1]);
-          hits += compareRays(mesh, raysFor(mesh, 60, start + 1));
+          hits += compareRays(mesh, raysFor(mesh, RAYS(60), start + 1));
         }
       }
       expect(hits).toBeGreaterThan(100);
@@ -263,7 +270,7 @@ for (const [walkName, config] of walks)
       computeBoundsTree.call(geometry);
       geometry.setDrawRange(2, Infinity);
       const mesh = place(new Mesh(geometry, new MeshBasicMaterial({ side: DoubleSide })), new Matrix4());
-      expect(compareRays(mesh, raysFor(mesh, 300, 5))).toBeGreaterThan(0);
+      expect(compareRays(mesh, raysFor(mesh, RAYS(300), 5))).toBeGreaterThan(0);
       geometry.setDrawRange(0, Infinity);
       // material[2] is missing: three.js throws when its loop reaches group 2; so does the drop-in.
       const partial = place(new Mesh(geometry, materials([DoubleSide, DoubleSide])), new Matrix4());
@@ -328,7 +335,7 @@ group('other meshes and geometries', () => {
     const stockBatched = BatchedMesh.prototype.raycast;
     const check = () => {
       let hits = 0;
-      for (const ray of raysFor(place(new Mesh(a), new Matrix4().makeScale(3, 3, 3)), 120, 4)) {
+      for (const ray of raysFor(place(new Mesh(a), new Matrix4().makeScale(3, 3, 3)), RAYS(120), 4)) {
         const rc = caster(ray);
         const want: Intersection[] = [];
         stockBatched.call(batched, rc, want);
@@ -359,7 +366,7 @@ group('other meshes and geometries', () => {
     computeBoundsTree.call(geometry);
     const mesh = place(new Mesh(geometry, new MeshBasicMaterial({ side: DoubleSide })), new Matrix4());
     mesh.morphTargetInfluences = [0.7];
-    expect(compareRays(mesh, raysFor(mesh, 60, 8))).toBeGreaterThan(10);
+    expect(compareRays(mesh, raysFor(mesh, RAYS(60), 8))).toBeGreaterThan(10);
   });
 
   it('more candidates than the WebAssembly walk returns: the TypeScript walk answers, the same hits', () => {
@@ -422,7 +429,7 @@ group('other meshes and geometries', () => {
     expect(computeBoundsTree.call(quantized).exact).toBe(false);
     for (const g of [interleaved, quantized]) {
       const mesh = place(new Mesh(g, new MeshBasicMaterial({ side: DoubleSide })), worldMatrices()[1][1]);
-      expect(compareRays(mesh, raysFor(mesh, 60, 2))).toBeGreaterThan(10);
+      expect(compareRays(mesh, raysFor(mesh, RAYS(60), 2))).toBeGreaterThan(10);
     }
   });
 });
@@ -439,7 +446,7 @@ for (const [walkName, config] of walks)
       const wave = (k: number) => {
         for (let i = 0; i < p.count; i++) p.setY(i, Math.sin(0.5 * p.getX(i) + k) * 2);
       };
-      const rays = () => raysFor(place(new Mesh(terrain(16, 1)), new Matrix4()), 60, 5);
+      const rays = () => raysFor(place(new Mesh(terrain(16, 1)), new Matrix4()), RAYS(60), 5);
       wave(1);
       p.needsUpdate = true; // no refit: the next query refits
       expect(compareRays(mesh, rays())).toBeGreaterThan(10);
@@ -467,7 +474,7 @@ for (const [walkName, config] of walks)
         meshes.push(mesh);
       }
       scene.updateMatrixWorld();
-      const rays = raysFor(meshes[0], 80, 12);
+      const rays = raysFor(meshes[0], RAYS(80), 12);
       const rc = new Raycaster();
       const want = rays.map(([o, d]) => {
         rc.set(o, d);
