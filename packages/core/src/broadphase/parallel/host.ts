@@ -23,7 +23,7 @@
  * one after the other on the calling thread — same results — and the broadphase says so once.
  */
 import { PairedBroadphase } from '../pairedBroadphase.js';
-import { checkBounds, checkStaticFlag, copyBox, SLOT_MASK } from '../proxies.js';
+import { checkStaticFlag, copyBox, SLOT_MASK } from '../proxies.js';
 import type { PairBuffers, QueryCallback } from '../types.js';
 import { RegionDispatch } from './dispatch.js';
 import { Frames } from './frames.js';
@@ -247,8 +247,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
       this.solo.move(handle, bounds);
       return;
     }
-    const slot = this.store.slotOf(handle, 'move');
-    checkBounds(bounds, this.dimensions, this.store.names.move);
+    const slot = this.store.moveSlot(handle, bounds);
     this.store.setBounds(slot, bounds);
     this.frames.markDirty(slot);
   }
