@@ -7,14 +7,17 @@
  * when the work does, not when the last worker got a core.
  *
  * The masks stay by slot from frame to frame. Most boxes lie in one region, most often last frame's;
- * that guess is checked first. In a walking frame (see H_WALK) each chunk also lists, in slot order,
- * the boxes whose regions changed (and every listed box), so that a region need not read the whole
- * list to find its newcomers, nor any mask of a box that stayed.
+ * that guess is checked first. In a walking frame (see H_WALK) the whole list is not read here: each
+ * region checks and sorts its own members (the region runner), and the chunks cover only the listed boxes
+ * ({@link classifyListed}); the boxes whose regions changed go into a shared change list, and their
+ * masks are written after the barrier, by the thread that found them.
  */
+import { growArray } from '../../growArray.js';
 import { wrongBox } from '../proxies.js';
 import {
   CLASSIFY_CHUNK,
   H_ALL_MOVED,
+  H_CHANGES,
   H_CHECK,
   H_CHUNK_NEXT,
   H_DIRTY,
@@ -22,7 +25,6 @@ import {
   H_MASKED,
   H_TAKE_ALL,
   H_USED,
-  H_WALK,
   TAKEN,
 } from './shared.js';
 
@@ -36,8 +38,33 @@ export interface ClassifyViews {
   header: Int32Array;
   regions: Float64Array;
   masks: Uint32Array;
-  entering: Int32Array;
-  chunks: Int32Array;
+  changes: Int32Array;
+}
+
+/**
+ * Boxes whose regions changed in a walking frame, as (slot, bits) pairs, gathered by one thread; no
+ * allocation once grown.
+ */
+export class ChangeList {
+  pairs = new Int32Array(64);
+  count = 0;
+
+  push(slot: number, bits: number): void {
+    if (2 * this.count + 2 > this.pairs.length) this.pairs = growArray(this.pairs, 2 * this.count + 2);
+    this.pairs[2 * this.count] = slot;
+    this.pairs[2 * this.count + 1] = bits;
+    this.count++;
+  }
+
+  /**
+   * Appends the list to the shared change list (`changes`, counted by the header's H_CHANGES, which
+   * hands out the room).
+   */
+  publish(h: Int32Array, changes: Int32Array): void {
+    if (this.count === 0) return;
+    const at = Atomics.add(h, H_CHANGES, this.count);
+    changes.set(this.pairs.subarray(0, 2 * this.count), 2 * at);
+  }
 }
 
 /**
@@ -59,19 +86,10 @@ export function classifyChunks(v: ClassifyViews, dimensions: number): number {
     if (c >= chunks) break;
     const start = c * CLASSIFY_CHUNK;
     const end = Math.min(count, start + CLASSIFY_CHUNK);
-    if (masked) {
-      // Checked and sorted in one pass over the boxes.
-      const n = sortIntoRegions(v, dimensions, start, end, check);
-      if (n >= 0) {
-        v.chunks[c] = n;
-        continue;
-      }
-    }
+    // Checked and sorted in one pass over the boxes (read again to find a bad one).
+    if (masked && sortIntoRegions(v, dimensions, start, end, check)) continue;
     const bad = check ? firstBad(v, dimensions, start, end) : -1;
-    if (bad >= 0) {
-      if (first < 0 || bad < first) first = bad;
-      v.chunks[c] = 0;
-    }
+    if (bad >= 0 && (first < 0 || bad < first)) first = bad;
   }
   return first;
 }
@@ -115,17 +133,15 @@ function firstBad(v: ClassifyViews, d: number, start: number, end: number): numb
 
 /**
  * The bit set of regions each box of entries [start, end) overlaps (closed bounds), into `masks` by
- * slot, with {@link TAKEN} on every box the frame looks at; the others keep their bits without it. In
- * a walking frame, lists the taken boxes whose regions changed, or that are listed, into this chunk's
- * stretch of `entering`, and returns how many. With `check`, also checks every box it reads (as
- * {@link firstBad} does, in the same pass) and returns −1 if one is not finite with min ≤ max.
+ * slot, with {@link TAKEN} on every box the frame looks at; the others keep their bits without it.
+ * With `check`, also checks every box it reads (as {@link firstBad} does, in the same pass) and
+ * returns false if one is not finite with min ≤ max.
  */
-function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number, check: boolean): number {
+function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number, check: boolean): boolean {
   const s = 2 * d;
   const h = v.header;
   const all = h[H_FULL] === 1 || h[H_TAKE_ALL] === 1;
   const every = all || h[H_ALL_MOVED] === 1;
-  const walk = h[H_WALK] === 1;
   const reg = v.regions;
   const regions = reg.length / s;
   const b = v.bounds;
@@ -134,15 +150,12 @@ function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number
   const listed = v.listed;
   const dirty = v.dirty;
   const masks = v.masks;
-  const entering = v.entering;
-  let n = 0;
   let bad = 0;
   for (let i = start; i < end; i++) {
     const slot = every ? i : dirty[i];
     const last = masks[slot] & ~TAKEN;
     // A listed box, live or removed, is taken; in a whole-list frame, so is every live dynamic one.
-    const isListed = listed[slot] === 1;
-    const taken = !every || isListed || (alive[slot] === 1 && (all || statics[slot] === 0));
+    const taken = !every || listed[slot] === 1 || (alive[slot] === 1 && (all || statics[slot] === 0));
     if (!taken) {
       masks[slot] = last;
       continue;
@@ -152,27 +165,79 @@ function sortIntoRegions(v: ClassifyViews, d: number, start: number, end: number
       const o = slot * s;
       // The box is read (firstBad's rule: taken and live, a removed listed box is not).
       if (check) bad |= wrongBox(b, o, d);
-      // Most boxes lie strictly inside last frame's one region: then only that region holds them.
-      const guess = 31 - Math.clz32(last);
-      if (last !== 0 && (last & (last - 1)) === 0 && guess < regions && strictlyInside(reg, b, o, guess, d)) {
-        mask = last;
-      } else {
-        const x0 = b[o];
-        const y0 = b[o + 1];
-        const x1 = b[o + d];
-        const y1 = b[o + d + 1];
-        for (let r = 0; r < regions; r++) {
-          const ro = r * s;
-          if (x0 <= reg[ro + d] && x1 >= reg[ro] && y0 <= reg[ro + d + 1] && y1 >= reg[ro + 1]) {
-            if (d === 2 || (b[o + 2] <= reg[ro + 5] && b[o + 5] >= reg[ro + 2])) mask |= 1 << r;
-          }
-        }
-      }
+      mask = regionBits(reg, regions, b, o, d, last);
     }
     masks[slot] = TAKEN | mask;
-    if (walk && (isListed || mask !== last)) entering[start + n++] = slot;
   }
-  return bad === 0 ? n : -1;
+  return bad === 0;
+}
+
+/**
+ * The listed boxes of a walking frame (see H_WALK), on chunks of the changed-slot list claimed from the
+ * shared counter: checks each live one (when the header asks) and sorts it into regions, into `out` as
+ * (slot, bits) — a removed one with none. Writes no mask (the walk does, after the barrier). Returns
+ * the lowest slot among them whose box is not finite with min ≤ max (−1: none).
+ */
+export function classifyListed(v: ClassifyViews, d: number, out: ChangeList): number {
+  const h = v.header;
+  const count = h[H_DIRTY];
+  const chunks = Math.ceil(count / CLASSIFY_CHUNK);
+  const check = h[H_CHECK] === 1;
+  const s = 2 * d;
+  const reg = v.regions;
+  const regions = reg.length / s;
+  const b = v.bounds;
+  const alive = v.alive;
+  const dirty = v.dirty;
+  const masks = v.masks;
+  let first = -1;
+  for (;;) {
+    const c = Atomics.add(h, H_CHUNK_NEXT, 1);
+    if (c >= chunks) break;
+    const end = Math.min(count, (c + 1) * CLASSIFY_CHUNK);
+    for (let i = c * CLASSIFY_CHUNK; i < end; i++) {
+      const slot = dirty[i];
+      let mask = 0;
+      if (alive[slot] === 1) {
+        const o = slot * s;
+        if (check && wrongBox(b, o, d) !== 0 && (first < 0 || slot < first)) first = slot;
+        mask = regionBits(reg, regions, b, o, d, masks[slot] & ~TAKEN);
+      }
+      out.push(slot, mask);
+    }
+  }
+  return first;
+}
+
+/**
+ * The bit set of the regions the box at `o` of `b` overlaps (closed bounds), `last` its bits before:
+ * most boxes lie strictly inside last frame's one region, and then only that region holds them.
+ */
+export function regionBits(
+  reg: Float64Array,
+  regions: number,
+  b: Float64Array,
+  o: number,
+  d: number,
+  last: number,
+): number {
+  const guess = 31 - Math.clz32(last);
+  if (last !== 0 && (last & (last - 1)) === 0 && guess < regions && strictlyInside(reg, b, o, guess, d)) {
+    return last;
+  }
+  const s = 2 * d;
+  const x0 = b[o];
+  const y0 = b[o + 1];
+  const x1 = b[o + d];
+  const y1 = b[o + d + 1];
+  let mask = 0;
+  for (let r = 0; r < regions; r++) {
+    const ro = r * s;
+    if (x0 <= reg[ro + d] && x1 >= reg[ro] && y0 <= reg[ro + d + 1] && y1 >= reg[ro + 1]) {
+      if (d === 2 || (b[o + 2] <= reg[ro + 5] && b[o + 5] >= reg[ro + 2])) mask |= 1 << r;
+    }
+  }
+  return mask;
 }
 
 /** Whether box `o` of `b` lies strictly inside region r's bounds (so it reaches no other region). */

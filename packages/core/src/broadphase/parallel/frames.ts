@@ -13,8 +13,8 @@ import { MAX_MASKED_REGIONS, type ResolvedParallelOptions } from './options.js';
 import { MergedPairs } from './pairLists.js';
 import { hardwareThreads } from './pool.js';
 import {
-  CLASSIFY_CHUNK,
   H_ALL_MOVED,
+  H_CHANGES,
   H_CHECK,
   H_CHUNK_NEXT,
   H_DIRTY,
@@ -60,11 +60,6 @@ const MASKED_MIN_SLOTS = 4096;
  */
 const SPIN_US = 1000;
 
-/** `n` rounded up to whole classify chunks. */
-function chunkedLength(n: number): number {
-  return Math.ceil(n / CLASSIFY_CHUNK) * CLASSIFY_CHUNK;
-}
-
 /** The host's side of a region-parallel broadphase's frames. */
 export class Frames {
   /** The pair lists of the last update. */
@@ -97,8 +92,7 @@ export class Frames {
   /** 1 for a merge range whose output buffer grew and must be merged again. */
   readonly remerge: Uint8Array;
   private masks: Uint32Array;
-  private entering: Int32Array;
-  private chunks: Int32Array;
+  private changes: Int32Array;
   /**
    * Whether every live box's mask bits are the regions it is a member of (see H_WALK): true after a
    * completed two-phase frame that classified every live box, or every box that changed since such a
@@ -127,8 +121,7 @@ export class Frames {
     this.dirty = new Int32Array(makeBuffer(4 * capacity, shared));
     this.listed = new Uint8Array(makeBuffer(capacity, shared));
     this.masks = new Uint32Array(makeBuffer(4 * capacity, shared));
-    this.entering = new Int32Array(makeBuffer(4 * chunkedLength(capacity), shared));
-    this.chunks = new Int32Array(makeBuffer(4 * (chunkedLength(capacity) / CLASSIFY_CHUNK), shared));
+    this.changes = new Int32Array(makeBuffer(8 * capacity, shared));
     this.header = new Int32Array(makeBuffer(4 * headerWords(regions), shared));
     this.timings = new Float64Array(makeBuffer(8 * T_STRIDE * regions, shared));
     this.ms = new Float64Array(regions);
@@ -176,8 +169,7 @@ export class Frames {
       merged: this.merged[r].buffer,
       pairs: this.lists.sortedBuffer.buffer,
       masks: this.masks.buffer,
-      entering: this.entering.buffer,
-      chunks: this.chunks.buffer,
+      changes: this.changes.buffer,
     };
   }
 
@@ -236,6 +228,7 @@ export class Frames {
     this.takeAll = masked && (full || (every && !this.masksExact));
     h[H_TAKE_ALL] = this.takeAll ? 1 : 0;
     h[H_CHUNK_NEXT] = 0;
+    h[H_CHANGES] = 0;
     this.chooseSplits();
     return masked || h[H_CHECK] === 1;
   }
@@ -352,8 +345,7 @@ export class Frames {
     listed.set(this.listed);
     this.listed = listed;
     this.masks = new Uint32Array(makeBuffer(4 * capacity, this.shared));
-    this.entering = new Int32Array(makeBuffer(4 * chunkedLength(capacity), this.shared));
-    this.chunks = new Int32Array(makeBuffer(4 * (chunkedLength(capacity) / CLASSIFY_CHUNK), this.shared));
+    this.changes = new Int32Array(makeBuffer(8 * capacity, this.shared));
     this.masksExact = false;
     this.buffersChanged = true;
   }

@@ -16,24 +16,25 @@
  * bounds, feeds its SweepAndPrune with remove / insert / the members' new bounds, updates it, and
  * writes its owned pair changes (global handles, sorted) into its output buffer. When every box may
  * have moved and the classify phase's masks are exact (see H_WALK), it walks only its own members
- * (kept sorted by slot, their bounds gathered first) and the boxes whose regions changed, instead of
- * the whole list. The first phase — checking bounds written straight into shared memory and sorting
- * the boxes into regions, on chunks claimed from a shared counter (classify.ts) — and the last —
- * merging one range of pair keys (merge.ts) — run here too.
+ * (kept sorted by slot) and the boxes whose regions changed, instead of the whole list: its classify
+ * phase then reads only its members' bounds (checked, tested against its bounds and kept for the walk)
+ * and its share of the listed boxes. The first phase — checking bounds written straight into shared
+ * memory and sorting the boxes into regions, on chunks claimed from a shared counter (classify.ts) —
+ * and the last — merging one range of pair keys (merge.ts) — run here too.
  */
 import { growArray } from '../../growArray.js';
-import { SLOT_MASK } from '../proxies.js';
+import { SLOT_MASK, wrongBox } from '../proxies.js';
 import { SweepAndPrune } from '../sap/index.js';
 import type { Dimensions } from '../types.js';
-import { type ClassifyViews, classifyChunks } from './classify.js';
+import { ChangeList, type ClassifyViews, classifyChunks, classifyListed, regionBits } from './classify.js';
 import { RangeMerger } from './merge.js';
 import { coversAll, PairOwnership } from './ownership.js';
 import {
-  CLASSIFY_CHUNK,
   H_ABORT,
   H_ALL_MOVED,
   H_BARRIER_COUNT,
   H_BARRIER_PASSED,
+  H_CHANGES,
   H_CHECK,
   H_DIRTY,
   H_FULL,
@@ -111,6 +112,73 @@ class RegionSweepAndPrune extends SweepAndPrune {
     }
   }
 
+  /**
+   * {@link moveFrom} for entries [i, j) of a walk: local handles `handles[k]`, their new bounds at
+   * `from[k · stride]`; static boxes are left alone unless `statics` (one loop for the long runs of
+   * members whose regions did not change).
+   */
+  moveRun(handles: Int32Array, from: Float64Array, i: number, j: number, statics: boolean): void {
+    const box = this.store.bounds;
+    const isStatic = this.store.statics;
+    const inLists = this.inLists;
+    const flag = this.dirtyFlag;
+    const dirty = this.dirty;
+    let count = this.dirtyCount;
+    if (this.store.stride === 6) {
+      for (let k = i, f = 6 * i; k < j; k++, f += 6) {
+        const slot = handles[k] & SLOT_MASK;
+        if (!statics && isStatic[slot] === 1) continue;
+        const o = slot * 6;
+        const a0 = from[f];
+        const a1 = from[f + 1];
+        const a2 = from[f + 2];
+        const a3 = from[f + 3];
+        const a4 = from[f + 4];
+        const a5 = from[f + 5];
+        if (
+          box[o] === a0 &&
+          box[o + 1] === a1 &&
+          box[o + 2] === a2 &&
+          box[o + 3] === a3 &&
+          box[o + 4] === a4 &&
+          box[o + 5] === a5
+        ) {
+          continue;
+        }
+        box[o] = a0;
+        box[o + 1] = a1;
+        box[o + 2] = a2;
+        box[o + 3] = a3;
+        box[o + 4] = a4;
+        box[o + 5] = a5;
+        if (inLists[slot] === 1 && flag[slot] === 0) {
+          flag[slot] = 1;
+          dirty[count++] = slot;
+        }
+      }
+    } else {
+      for (let k = i, f = 4 * i; k < j; k++, f += 4) {
+        const slot = handles[k] & SLOT_MASK;
+        if (!statics && isStatic[slot] === 1) continue;
+        const o = slot * 4;
+        const a0 = from[f];
+        const a1 = from[f + 1];
+        const a2 = from[f + 2];
+        const a3 = from[f + 3];
+        if (box[o] === a0 && box[o + 1] === a1 && box[o + 2] === a2 && box[o + 3] === a3) continue;
+        box[o] = a0;
+        box[o + 1] = a1;
+        box[o + 2] = a2;
+        box[o + 3] = a3;
+        if (inLists[slot] === 1 && flag[slot] === 0) {
+          flag[slot] = 1;
+          dirty[count++] = slot;
+        }
+      }
+    }
+    this.dirtyCount = count;
+  }
+
   /** The local boxes' bounds (2·D numbers per local slot). */
   get boxes(): Float64Array {
     return this.store.bounds;
@@ -154,8 +222,7 @@ export class RegionRunner {
   private merged!: Int32Array;
   private pairs!: Int32Array;
   private masks!: Uint32Array;
-  private entering!: Int32Array;
-  private chunks!: Int32Array;
+  private changes!: Int32Array;
   /** The arrays the classify phase works on (classify.ts). */
   private views!: ClassifyViews;
   /** Milliseconds of this frame's classify phase (counted in the region's time). */
@@ -172,8 +239,12 @@ export class RegionRunner {
   private memberHandles = new Int32Array(64);
   private nextMemberSlots = new Int32Array(64);
   private nextMemberHandles = new Int32Array(64);
-  /** The members' new bounds, gathered in member order before a walk (see {@link walkMembers}). */
+  /** The members' new bounds, gathered in member order before a walk (see {@link stageMembers}). */
   private staged = new Float64Array(64);
+  /** The boxes whose regions this thread found changed in a walking frame's classify phase. */
+  private readonly found = new ChangeList();
+  /** The frame's whole change list as sortable keys (slot · 2³² + bits), and its bits by entry. */
+  private changeKeys = new Float64Array(64);
   private memberCount = 0;
   private membersValid = false;
   private readonly scratch: Float64Array;
@@ -218,8 +289,7 @@ export class RegionRunner {
     this.merged = new Int32Array(b.merged);
     this.pairs = new Int32Array(b.pairs);
     this.masks = new Uint32Array(b.masks);
-    this.entering = new Int32Array(b.entering);
-    this.chunks = new Int32Array(b.chunks);
+    this.changes = new Int32Array(b.changes);
     this.views = {
       bounds: this.bounds,
       alive: this.alive,
@@ -229,8 +299,7 @@ export class RegionRunner {
       header: this.header,
       regions: this.regions,
       masks: this.masks,
-      entering: this.entering,
-      chunks: this.chunks,
+      changes: this.changes,
     };
     const capacity = this.alive.length;
     if (this.localOf.length < capacity) {
@@ -252,7 +321,15 @@ export class RegionRunner {
    */
   classify(): boolean {
     const t0 = now();
-    const bad = classifyChunks(this.views, this.dimensions);
+    const h = this.header;
+    let bad: number;
+    if (h[H_WALK] === 1 && h[H_MASKED] === 1) {
+      this.found.count = 0;
+      bad = this.stageMembers(h[H_CHECK] === 1, h[H_FULL] === 1 || h[H_TAKE_ALL] === 1);
+      const listed = classifyListed(this.views, this.dimensions, this.found);
+      if (listed >= 0 && (bad < 0 || listed < bad)) bad = listed;
+      this.found.publish(h, this.changes);
+    } else bad = classifyChunks(this.views, this.dimensions);
     this.header[HEADER_WORDS + REGION_STAT_WORDS * this.region + H_REGION_BAD] = bad;
     this.classifyMs = now() - t0;
     return bad < 0;
@@ -346,22 +423,21 @@ export class RegionRunner {
   }
 
   /**
-   * Membership in a walking frame (see H_WALK): the members, sorted by slot, merged with the classify
-   * chunks' lists of the boxes whose regions changed or that are listed (each sorted, chunks in order).
-   * A member in neither list is still a member and takes its new bounds — read straight from its slot,
-   * with no look at its mask or its local handle (kept beside the slot), so a walk touches little more
-   * than the members' own bounds. Keeps the member list.
+   * Membership in a walking frame (see H_WALK): the members, sorted by slot, merged with the frame's
+   * change list (sorted here) — the boxes whose regions changed, and every listed box. A member not in
+   * the list is still a member and takes its new bounds, kept by the classify phase
+   * ({@link stageMembers}), with no look at its mask or its local handle (kept beside the slot). First
+   * writes the masks of the changes this thread found. Keeps the member list.
    */
   private walkMembers(): void {
-    if (!this.membersValid) this.collectMembers();
     const h = this.header;
-    const chunkCount = Math.ceil(h[H_USED] / CLASSIFY_CHUNK);
+    const masks = this.masks;
+    const found = this.found;
+    for (let j = 0; j < found.count; j++) masks[found.pairs[2 * j]] = TAKEN | found.pairs[2 * j + 1];
+    const total = this.sortedChanges(h[H_CHANGES]);
+    const keys = this.changeKeys;
     // Static members nobody listed are not looked at unless the frame takes every box.
     const allTaken = h[H_FULL] === 1 || h[H_TAKE_ALL] === 1;
-    const counts = this.chunks;
-    const entering = this.entering;
-    let total = 0;
-    for (let c = 0; c < chunkCount; c++) total += counts[c];
     const slots = this.memberSlots;
     const handles = this.memberHandles;
     const memberCount = this.memberCount;
@@ -369,43 +445,32 @@ export class RegionRunner {
     this.nextMemberHandles = growArray(this.nextMemberHandles, memberCount + total);
     const nextSlots = this.nextMemberSlots;
     const nextHandles = this.nextMemberHandles;
-    const staged = this.gatherBounds();
-    const masks = this.masks;
+    const staged = this.staged;
     const listed = this.listed;
     const localOf = this.localOf;
     const local = this.local;
-    const s = this.stride;
     const bit = this.region;
     let n = 0;
     let i = 0;
-    // The changed list's cursor: chunk c, entry k.
-    let c = 0;
-    let k = 0;
-    while (c < chunkCount && counts[c] === 0) c++;
-    const NONE = 0x7fffffff;
-    let e = c < chunkCount ? entering[c * CLASSIFY_CHUNK] : NONE;
-    while (i < memberCount || e !== NONE) {
-      const m = i < memberCount ? slots[i] : NONE;
-      if (m < e) {
-        // Unchanged membership: only the bounds.
-        const handle = handles[i++];
-        const ls = handle & SLOT_MASK;
-        if (allTaken || local.staticAt(ls) === 0) local.moveFrom(ls, staged, (i - 1) * s);
-        nextSlots[n] = m;
-        nextHandles[n++] = handle;
-        continue;
+    const TWO32 = 4294967296;
+    for (let k = 0; k <= total; k++) {
+      // The members before the next change keep their membership: only their bounds, in one run.
+      const slot = k < total ? Math.floor(keys[k] / TWO32) : 0x7fffffff;
+      let j = i;
+      while (j < memberCount && slots[j] < slot) j++;
+      if (j > i) {
+        local.moveRun(handles, staged, i, j, allTaken);
+        nextSlots.set(slots.subarray(i, j), n);
+        nextHandles.set(handles.subarray(i, j), n);
+        n += j - i;
+        i = j;
       }
-      const slot = e;
-      if (m === e) i++;
-      if (++k >= counts[c]) {
-        k = 0;
-        c++;
-        while (c < chunkCount && counts[c] === 0) c++;
-      }
-      e = c < chunkCount ? entering[c * CLASSIFY_CHUNK + k] : NONE;
+      if (k === total) break;
+      if (i < memberCount && slots[i] === slot) i++;
       // Changed: the whole visit (a listed box's static flag may have changed too). Every box in the
       // list is taken.
-      this.visit(slot, ((masks[slot] >>> bit) & 1) === 1, listed[slot] === 1);
+      const bits = keys[k] - slot * TWO32;
+      this.visit(slot, ((bits >>> bit) & 1) === 1, listed[slot] === 1);
       const handle = localOf[slot];
       if (handle >= 0) {
         nextSlots[n] = slot;
@@ -419,38 +484,136 @@ export class RegionRunner {
     this.memberCount = n;
   }
 
+  /** Copies the first `total` entries of the shared change list into `changeKeys`, sorted by slot. */
+  private sortedChanges(total: number): number {
+    this.changeKeys = growArray(this.changeKeys, total);
+    const keys = this.changeKeys;
+    const changes = this.changes;
+    for (let j = 0; j < total; j++) keys[j] = changes[2 * j] * 4294967296 + (changes[2 * j + 1] >>> 0);
+    keys.subarray(0, total).sort();
+    return total;
+  }
+
   /**
-   * Copies every member's bounds out of the shared array, in member (slot) order, into `staged`: the
-   * members lie scattered over the shared array, and a loop that does nothing but load them keeps many
-   * cache misses in flight at once, where the walk's own work between two loads would leave few.
+   * A walking frame's classify phase for this region's members (see H_WALK): copies every member's
+   * bounds out of the shared array, in member (slot) order, into `staged` for the walk — the members
+   * lie scattered over the shared array, and a loop that does little but load them keeps many cache
+   * misses in flight at once — checks them (with `check`), and lists in `found` the members whose
+   * regions changed and whose mask this thread writes. A member strictly inside this region whose only
+   * region was this one stays as it was; another is looked at again ({@link restage}). Returns the
+   * lowest slot among the boxes it reads whose box is not finite with min ≤ max (−1: none).
    */
-  private gatherBounds(): Float64Array {
+  private stageMembers(check: boolean, allTaken: boolean): number {
+    if (!this.membersValid) this.collectMembers();
+    const d = this.dimensions;
     const s = this.stride;
     const n = this.memberCount;
     this.staged = growArray(this.staged, n * s);
     const staged = this.staged;
     const slots = this.memberSlots;
     const b = this.bounds;
+    const masks = this.masks;
+    const reg = this.regions;
+    const ro = this.region * s;
+    const own = 1 << this.region;
+    const x0 = reg[ro];
+    const y0 = reg[ro + 1];
+    const x1 = reg[ro + d];
+    const y1 = reg[ro + d + 1];
+    let wrong = 0;
     if (s === 6) {
+      const z0 = reg[ro + 2];
+      const z1 = reg[ro + 5];
       for (let i = 0, j = 0; i < n; i++, j += 6) {
-        const o = slots[i] * 6;
-        staged[j] = b[o];
-        staged[j + 1] = b[o + 1];
-        staged[j + 2] = b[o + 2];
-        staged[j + 3] = b[o + 3];
-        staged[j + 4] = b[o + 4];
-        staged[j + 5] = b[o + 5];
+        const slot = slots[i];
+        const o = slot * 6;
+        const a0 = b[o];
+        const a1 = b[o + 1];
+        const a2 = b[o + 2];
+        const a3 = b[o + 3];
+        const a4 = b[o + 4];
+        const a5 = b[o + 5];
+        staged[j] = a0;
+        staged[j + 1] = a1;
+        staged[j + 2] = a2;
+        staged[j + 3] = a3;
+        staged[j + 4] = a4;
+        staged[j + 5] = a5;
+        // wrongBox, inline: x − x is 0 exactly for finite x; NaN fails every <=.
+        wrong |=
+          (a0 - a0 + (a1 - a1) + (a2 - a2) + (a3 - a3) + (a4 - a4) + (a5 - a5) === 0 ? 0 : 1) |
+          (a0 <= a3 ? 0 : 1) |
+          (a1 <= a4 ? 0 : 1) |
+          (a2 <= a5 ? 0 : 1);
+        if (
+          x0 < a0 &&
+          a3 < x1 &&
+          y0 < a1 &&
+          a4 < y1 &&
+          z0 < a2 &&
+          a5 < z1 &&
+          (masks[slot] & ~TAKEN) === own
+        ) {
+          continue;
+        }
+        this.restage(slot, allTaken);
       }
     } else {
       for (let i = 0, j = 0; i < n; i++, j += 4) {
-        const o = slots[i] * 4;
-        staged[j] = b[o];
-        staged[j + 1] = b[o + 1];
-        staged[j + 2] = b[o + 2];
-        staged[j + 3] = b[o + 3];
+        const slot = slots[i];
+        const o = slot * 4;
+        const a0 = b[o];
+        const a1 = b[o + 1];
+        const a2 = b[o + 2];
+        const a3 = b[o + 3];
+        staged[j] = a0;
+        staged[j + 1] = a1;
+        staged[j + 2] = a2;
+        staged[j + 3] = a3;
+        wrong |=
+          (a0 - a0 + (a1 - a1) + (a2 - a2) + (a3 - a3) === 0 ? 0 : 1) |
+          (a0 <= a2 ? 0 : 1) |
+          (a1 <= a3 ? 0 : 1);
+        if (x0 < a0 && a2 < x1 && y0 < a1 && a3 < y1 && (masks[slot] & ~TAKEN) === own) continue;
+        this.restage(slot, allTaken);
       }
     }
-    return staged;
+    return check && wrong !== 0 ? this.firstBadMember(allTaken) : -1;
+  }
+
+  /**
+   * A member of a walking frame that may have changed regions: sorted again, and listed in `found` if
+   * its regions changed — unless it is listed (the listed boxes' share sorts it), a static box the
+   * frame does not take (it keeps its bits), or a member of a lower region too (whose thread sorts it).
+   */
+  private restage(slot: number, allTaken: boolean): void {
+    if (this.listed[slot] === 1 || (!allTaken && this.statics[slot] === 1)) return;
+    const last = this.masks[slot] & ~TAKEN;
+    if ((last & -last) !== 1 << this.region) return;
+    const reg = this.regions;
+    const bits = regionBits(
+      reg,
+      reg.length / this.stride,
+      this.bounds,
+      slot * this.stride,
+      this.dimensions,
+      last,
+    );
+    if (bits !== last) this.found.push(slot, bits);
+  }
+
+  /** The lowest member slot the frame reads whose box is not finite with min ≤ max (−1: none). */
+  private firstBadMember(allTaken: boolean): number {
+    const slots = this.memberSlots;
+    const b = this.bounds;
+    const d = this.dimensions;
+    for (let i = 0; i < this.memberCount; i++) {
+      const slot = slots[i];
+      if (this.alive[slot] === 0) continue;
+      if (!allTaken && this.listed[slot] === 0 && this.statics[slot] === 1) continue;
+      if (wrongBox(b, slot * this.stride, d) !== 0) return slot;
+    }
+    return -1;
   }
 
   /** Rebuilds the sorted member list from the local sweep and prune (after frames that did not keep it). */

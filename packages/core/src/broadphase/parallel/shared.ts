@@ -13,8 +13,9 @@
  * A frame runs in up to three phases, each a barrier (the host waits for every worker):
  * 1. classify — the workers claim chunks of the frame's boxes from a shared counter (so a worker woken
  *    late finds its share done by the others), check their bounds (when they were written straight
- *    into shared memory), sort them into regions (one bit per region) and list the boxes that entered
- *    a region;
+ *    into shared memory) and sort them into regions (one bit per region); in a walking frame (see
+ *    {@link H_WALK}) each region checks and sorts its own members instead, the chunks cover only the
+ *    listed boxes, and the boxes whose regions changed go into a shared list;
  * 2. frame — each region brings its own sweep and prune up to date and lists the pair changes it owns
  *    (a pair belongs to the one region holding the lowest corner of the two boxes' intersection);
  * 3. merge — each worker merges every region's changes for one range of pair keys (the lower handle)
@@ -113,14 +114,19 @@ export const H_SPIN_US = 10;
  */
 export const H_TAKE_ALL = 11;
 /**
- * 1 when each region walks its own members and the boxes whose regions the classify phase saw change
- * (`entering`), in slot order, instead of the whole list: a whole-list frame (markAllMoved, a new
- * layout) whose masks are exact — every box's bits, before this frame, were the regions it is a member
- * of — so a box that is not listed, and whose bits did not change, is a member exactly where it was.
+ * 1 when each region walks its own members and the boxes whose regions changed (`changes`), in slot
+ * order, instead of the whole list: a whole-list frame (markAllMoved, a new layout) whose masks are
+ * exact — every box's bits, before this frame, were the regions it is a member of — so a box that is
+ * not listed, and whose bits did not change, is a member exactly where it was. Its classify phase reads
+ * each region's members (checked, and their bounds kept for the walk) and the listed boxes, not the
+ * whole list: a member still strictly inside its one region stays; any other member is sorted again by
+ * the lowest region it was a member of (the one thread that writes its mask, after the barrier).
  */
 export const H_WALK = 12;
 /** Next chunk of the frame's list that the classify phase hands out (its own cache line). */
 export const H_CHUNK_NEXT = 16;
+/** Entries in the shared change list of a walking frame so far (see {@link H_WALK}). */
+export const H_CHANGES = 17;
 /** Workers arrived at the current barrier of a `STEP` (see {@link CMD_STEP}; its own cache line). */
 export const H_BARRIER_COUNT = 32;
 /** Barriers passed so far (the waiting workers watch it change). */
@@ -231,12 +237,10 @@ export interface InstanceBuffers {
    */
   masks: ArrayBufferLike;
   /**
-   * Per classify chunk of a walking frame (see H_WALK), the slots whose regions changed or that are
-   * listed, in order, from `CLASSIFY_CHUNK · chunk` on (int32).
+   * The boxes of a walking frame (see H_WALK) whose regions changed, and the listed ones, as (slot,
+   * bits) pairs in no order (int32, two words a slot; H_CHANGES of them).
    */
-  entering: ArrayBufferLike;
-  /** Per classify chunk, how many slots it put in `entering` (int32). */
-  chunks: ArrayBufferLike;
+  changes: ArrayBufferLike;
 }
 
 /**
