@@ -63,7 +63,8 @@ export class ChangeList {
   publish(h: Int32Array, changes: Int32Array): void {
     if (this.count === 0) return;
     const at = Atomics.add(h, H_CHANGES, this.count);
-    changes.set(this.pairs.subarray(0, 2 * this.count), 2 * at);
+    const pairs = this.pairs;
+    for (let j = 0, o = 2 * at; j < 2 * this.count; j++) changes[o + j] = pairs[j];
   }
 }
 

@@ -25,6 +25,7 @@
 import { growArray } from '../../growArray.js';
 import { SLOT_MASK, wrongBox } from '../proxies.js';
 import { SweepAndPrune } from '../sap/index.js';
+import { sortPairs } from '../sortPairs.js';
 import type { Dimensions } from '../types.js';
 import { ChangeList, type ClassifyViews, classifyChunks, classifyListed, regionBits } from './classify.js';
 import { RangeMerger } from './merge.js';
@@ -244,7 +245,7 @@ export class RegionRunner {
   /** The boxes whose regions this thread found changed in a walking frame's classify phase. */
   private readonly found = new ChangeList();
   /** The frame's whole change list as sortable keys (slot · 2³² + bits), and its bits by entry. */
-  private changeKeys = new Float64Array(64);
+  private changeList = new Int32Array(128);
   private memberCount = 0;
   private membersValid = false;
   private readonly scratch: Float64Array;
@@ -435,7 +436,7 @@ export class RegionRunner {
     const found = this.found;
     for (let j = 0; j < found.count; j++) masks[found.pairs[2 * j]] = TAKEN | found.pairs[2 * j + 1];
     const total = this.sortedChanges(h[H_CHANGES]);
-    const keys = this.changeKeys;
+    const changed = this.changeList;
     // Static members nobody listed are not looked at unless the frame takes every box.
     const allTaken = h[H_FULL] === 1 || h[H_TAKE_ALL] === 1;
     const slots = this.memberSlots;
@@ -452,24 +453,23 @@ export class RegionRunner {
     const bit = this.region;
     let n = 0;
     let i = 0;
-    const TWO32 = 4294967296;
     for (let k = 0; k <= total; k++) {
       // The members before the next change keep their membership: only their bounds, in one run.
-      const slot = k < total ? Math.floor(keys[k] / TWO32) : 0x7fffffff;
+      const slot = k < total ? changed[2 * k] : 0x7fffffff;
       let j = i;
       while (j < memberCount && slots[j] < slot) j++;
       if (j > i) {
         local.moveRun(handles, staged, i, j, allTaken);
-        nextSlots.set(slots.subarray(i, j), n);
-        nextHandles.set(handles.subarray(i, j), n);
-        n += j - i;
-        i = j;
+        for (; i < j; i++, n++) {
+          nextSlots[n] = slots[i];
+          nextHandles[n] = handles[i];
+        }
       }
       if (k === total) break;
       if (i < memberCount && slots[i] === slot) i++;
       // Changed: the whole visit (a listed box's static flag may have changed too). Every box in the
       // list is taken.
-      const bits = keys[k] - slot * TWO32;
+      const bits = changed[2 * k + 1];
       this.visit(slot, ((bits >>> bit) & 1) === 1, listed[slot] === 1);
       const handle = localOf[slot];
       if (handle >= 0) {
@@ -484,13 +484,16 @@ export class RegionRunner {
     this.memberCount = n;
   }
 
-  /** Copies the first `total` entries of the shared change list into `changeKeys`, sorted by slot. */
+  /**
+   * Copies the first `total` (slot, bits) entries of the shared change list into `changeList`, sorted
+   * by slot (each slot is in the list once), without allocating.
+   */
   private sortedChanges(total: number): number {
-    this.changeKeys = growArray(this.changeKeys, total);
-    const keys = this.changeKeys;
+    this.changeList = growArray(this.changeList, 2 * total);
+    const list = this.changeList;
     const changes = this.changes;
-    for (let j = 0; j < total; j++) keys[j] = changes[2 * j] * 4294967296 + (changes[2 * j + 1] >>> 0);
-    keys.subarray(0, total).sort();
+    for (let j = 0; j < 2 * total; j++) list[j] = changes[j];
+    sortPairs(list, total);
     return total;
   }
 
