@@ -681,4 +681,40 @@ describe('RegionLayout', () => {
       }
     }
   });
+
+  it('shares the boxes in proportion to the weights, and can keep the last cut axes', () => {
+    const r = rng(31);
+    const n = 1000;
+    const bounds = new Float64Array(n * 4);
+    const spread = (wide: number) => {
+      for (let i = 0; i < n; i++) {
+        const x = r() * (wide === 0 ? 100 : 10);
+        const y = r() * (wide === 1 ? 100 : 10);
+        bounds.set([x, y, x + 1, y + 1], i * 4);
+      }
+    };
+    const alive = new Uint8Array(n).fill(1);
+    const layout = new RegionLayout(2, 2);
+    const out = new Float64Array(8);
+    spread(0);
+    layout.weights.set([1, 3]);
+    layout.compute(bounds, alive, n, out);
+    // Cut across x, at the quarter of the centres.
+    expect(out[2]).toBeLessThan(Infinity);
+    expect(out[3]).toBe(Infinity);
+    let left = 0;
+    for (let i = 0; i < n; i++) if (bounds[i * 4] + 0.5 <= out[2]) left++;
+    expect(Math.abs(left - 250)).toBeLessThan(3);
+    expect(imbalance([left, n - left], layout.weights)).toBeLessThan(1.02);
+    expect(imbalance([left, n - left])).toBeGreaterThan(1.4);
+    // The boxes now spread most along y: a new layout cuts across y, one that keeps its axes across x.
+    spread(1);
+    layout.weights.fill(1);
+    layout.compute(bounds, alive, n, out, true);
+    expect(out[2]).toBeLessThan(Infinity);
+    expect(out[3]).toBe(Infinity);
+    layout.compute(bounds, alive, n, out);
+    expect(out[2]).toBe(Infinity);
+    expect(out[3]).toBeLessThan(Infinity);
+  });
 });

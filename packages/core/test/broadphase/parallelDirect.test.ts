@@ -42,7 +42,13 @@ function write(par: ParallelSweepAndPrune, handle: number, box: number[]): void 
   par.bounds.set(box, par.offsetOf(handle));
 }
 
-function runScene(par: ParallelSweepAndPrune, d: Dimensions, seed: number, allMoved: boolean): void {
+function runScene(
+  par: ParallelSweepAndPrune,
+  d: Dimensions,
+  seed: number,
+  allMoved: boolean,
+  beforeUpdate?: (frame: number) => void,
+): void {
   const seq = new SweepAndPrune({ dimensions: d });
   const r = rng(seed);
   const world = 60;
@@ -88,6 +94,7 @@ function runScene(par: ParallelSweepAndPrune, d: Dimensions, seed: number, allMo
       insert();
       if (f % 4 === 0) insert();
     }
+    beforeUpdate?.(f);
     par.update();
     seq.update();
     compare(par, seq, `frame ${f}`);
@@ -131,6 +138,31 @@ describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepA
         });
       }
     }
+  }
+
+  for (const workers of [2, 4]) {
+    it(`${workers} worker(s): cuts moved for the threads' speeds change nothing but the layout`, () => {
+      const par = make(workers, 3);
+      // What the broadphase does when a region's thread runs slow for a while (its regions take too
+      // long per box), forced here every few frames: the cuts move across the same axes.
+      const frames = (
+        par as unknown as { frames: { layout: { weights: Float64Array }; adaptPending: boolean } }
+      ).frames;
+      let before = par.regionBounds();
+      let moves = 0;
+      runScene(par, 3, 77 + workers, true, (f) => {
+        const now = par.regionBounds();
+        if (f % 3 === 1) {
+          if (f > 1 && now.join() !== before.join()) moves++;
+          before = now;
+          frames.layout.weights.fill(1);
+          frames.layout.weights[f % workers] = f % 2 === 0 ? 0.8 : 1.25;
+          frames.adaptPending = true;
+        }
+      });
+      expect(moves).toBeGreaterThan(2);
+      par.dispose();
+    });
   }
 
   it('in-thread, 3 regions', () => {

@@ -6,6 +6,14 @@
  * ranges concatenated into the pair lists, pairLists.ts). Everything here is O(regions) per update, or
  * O(changed slots) for the slots listed through `insert` / `move`; nothing is per box or per pair but
  * the final copies.
+ *
+ * Where the regions run on threads at once, equal counts need not finish at once: one thread may get
+ * less of its core than another (the calling thread, or a core shared with the rest of the system, for
+ * stretches of many frames), and the frame waits for the slowest region. So each region's time per box
+ * is followed (a moving average), and when the layout's predicted finish times drift apart by more than
+ * a few percent the cuts move — across the same axes, so only the boxes near a cut change region — to
+ * give each region boxes in proportion to its speed. This moves work only: which region reports a pair
+ * never changes what is reported.
  */
 import { type ProxyStore, throwBadWrittenBox } from '../proxies.js';
 import { imbalance, RegionLayout } from './layout.js';
@@ -60,6 +68,17 @@ const MASKED_MIN_SLOTS = 4096;
  */
 const SPIN_US = 1000;
 
+/** Weight of the last frame in a region's moving average of its time per box. */
+const RATE_SMOOTHING = 0.1;
+/** Predicted slowest-region time over the mean from which the cuts move to the regions' speeds. */
+const ADAPT_AT = 1.08;
+/** Updates at least between two moves of the cuts for speed (a move costs about one layout). */
+const ADAPT_INTERVAL = 24;
+/** Milliseconds the slowest region must take for its time to say more than the clock's noise. */
+const ADAPT_MIN_MS = 1;
+/** How far a region's weight may go from the mean: a speed measured wrong cannot starve a region. */
+const WEIGHT_RANGE = 1.25;
+
 /** The host's side of a region-parallel broadphase's frames. */
 export class Frames {
   /** The pair lists of the last update. */
@@ -110,6 +129,12 @@ export class Frames {
   private layoutPending = false;
   /** Imbalance measured right after the last layout (what the layout could do). */
   private baseline = 1;
+  /** Each region's moving average of milliseconds per member (0: none yet). */
+  private readonly rates: Float64Array;
+  /** Whether the cuts move to the regions' speeds (the regions run on threads at once). */
+  private readonly adaptive: boolean;
+  /** The next layout keeps the cut axes and takes the weights from the regions' speeds. */
+  private adaptPending = false;
 
   constructor(
     private readonly store: ProxyStore,
@@ -133,6 +158,8 @@ export class Frames {
     this.spinUs = hardwareThreads() > regions + 1 ? SPIN_US : 20;
     this.regions = new Float64Array(makeBuffer(8 * 2 * store.dimensions * regions, shared));
     this.members = new Int32Array(regions);
+    this.rates = new Float64Array(regions);
+    this.adaptive = shared && regions > 1;
     this.resend = new Uint8Array(regions);
     this.remerge = new Uint8Array(regions);
     this.lists = new MergedPairs(shared);
@@ -186,15 +213,20 @@ export class Frames {
     let relayout = false;
     if (enough && !this.layoutSplit) relayout = true;
     else if (enough && this.layoutPending && this.updatesSinceLayout >= o.layoutInterval) relayout = true;
+    else if (enough && this.adaptPending) relayout = true;
     else if (!enough && this.layoutSplit) {
       this.layout.single(this.regions);
       this.layoutSplit = false;
       h[H_FULL] = 1;
     }
     if (relayout) {
-      this.layout.compute(store.bounds, store.alive, store.used, this.regions);
+      // A move for speed keeps the axes (a new axis would move half the boxes); a re-cut for balance
+      // chooses them again.
+      const keepAxes = this.layoutSplit && this.adaptPending && !this.layoutPending;
+      this.layout.compute(store.bounds, store.alive, store.used, this.regions, keepAxes);
       this.layoutSplit = true;
       this.layoutPending = false;
+      this.adaptPending = false;
       this.updatesSinceLayout = 0;
       h[H_FULL] = 1;
     }
@@ -325,15 +357,58 @@ export class Frames {
     this.unchecked = false;
     const h = this.header;
     this.masksExact = h[H_MASKED] === 1 && (this.masksExact || this.takeAll);
+    const full = h[H_FULL] === 1;
     h[H_FULL] = 0;
     if (this.layoutSplit) {
       // Re-cut only when the balance got worse than the last layout made it (no thrashing on scenes
       // a cut cannot balance, such as many boxes at one point).
-      const now = imbalance(this.readMembers());
+      const members = this.readMembers();
+      const now = imbalance(members, this.layout.weights);
       if (this.updatesSinceLayout === 1) this.baseline = now;
       else if (now > this.options.rebalanceAt && now > 1.1 * this.baseline) this.layoutPending = true;
+      // A re-cut frame, and the one after it (which gathers the new members), are slow for their own
+      // reasons: they say nothing of the threads' speeds.
+      if (this.adaptive && !full && this.updatesSinceLayout > 2) this.followSpeeds(members);
     }
     if (this.options.validate) this.lists.check();
+  }
+
+  /**
+   * Folds the last frame's time per member of each region into its moving average, and asks for the
+   * cuts to move (see the header) when the current members at those speeds would finish far apart.
+   */
+  private followSpeeds(members: Int32Array): void {
+    const regions = this.options.regions;
+    const rates = this.rates;
+    let slowest = 0;
+    for (let r = 0; r < regions; r++) {
+      const ms = this.timings[r * T_STRIDE + T_REGION_MS];
+      if (ms > slowest) slowest = ms;
+      if (members[r] === 0 || !(ms > 0)) return;
+    }
+    for (let r = 0; r < regions; r++) {
+      const rate = this.timings[r * T_STRIDE + T_REGION_MS] / members[r];
+      rates[r] = rates[r] === 0 ? rate : rates[r] + RATE_SMOOTHING * (rate - rates[r]);
+    }
+    if (slowest < ADAPT_MIN_MS || this.updatesSinceLayout < ADAPT_INTERVAL || this.layoutPending) return;
+    // Predicted finish times of the current members.
+    let sum = 0;
+    let max = 0;
+    for (let r = 0; r < regions; r++) {
+      const t = members[r] * rates[r];
+      sum += t;
+      if (t > max) max = t;
+    }
+    if (max * regions <= ADAPT_AT * sum) return;
+    // Boxes in proportion to speed, within WEIGHT_RANGE of the mean.
+    const weights = this.layout.weights;
+    let speeds = 0;
+    for (let r = 0; r < regions; r++) speeds += 1 / rates[r];
+    for (let r = 0; r < regions; r++) {
+      const w = regions / rates[r] / speeds;
+      weights[r] = Math.min(WEIGHT_RANGE, Math.max(1 / WEIGHT_RANGE, w));
+    }
+    this.adaptPending = true;
   }
 
   /** Grows the per-slot arrays to `capacity` slots (after the proxy store grew). */

@@ -12,6 +12,10 @@
  *
  * Quantiles are found by quickselect (Hoare's FIND, median-of-three pivots) on scratch typed arrays
  * kept between layouts: deterministic, O(N) per level, no allocation once the scratch has grown.
+ *
+ * Each region can be given a weight, its share of the boxes relative to the others' (the threads need
+ * not be equally fast: see frames.ts), and a layout can keep the last one's cut axes, so that moving
+ * the cuts a little moves only the boxes near them into another region.
  */
 import { growArray } from '../../growArray.js';
 
@@ -19,8 +23,17 @@ import { growArray } from '../../growArray.js';
 export class RegionLayout {
   /** Numbers per box and per region: 2 × dimensions. */
   private readonly stride: number;
+  /** Whether the layout being computed keeps the last one's cut axes. */
+  private keepAxes = false;
   private order = new Int32Array(64);
   private keys = new Float64Array(64);
+  /** Each region's share of the boxes, relative to the others' (1 each: equal counts). */
+  readonly weights: Float64Array;
+  /**
+   * The axis of each cut of the last layout, by the region it starts (cut `k` lies between regions
+   * `k − 1` and `k`; −1: no layout yet).
+   */
+  private readonly axes: Int8Array;
 
   constructor(
     readonly dimensions: 2 | 3,
@@ -28,6 +41,8 @@ export class RegionLayout {
     readonly regions: number,
   ) {
     this.stride = 2 * dimensions;
+    this.weights = new Float64Array(regions).fill(1);
+    this.axes = new Int8Array(regions).fill(-1);
   }
 
   /**
@@ -46,10 +61,12 @@ export class RegionLayout {
   }
 
   /**
-   * Writes `regions` responsibility boxes (`out[r · 2D ...]`, min then max) balancing the live boxes
-   * (`alive[slot] === 1`, slots below `used`) by their centres.
+   * Writes `regions` responsibility boxes (`out[r · 2D ...]`, min then max) sharing the live boxes
+   * (`alive[slot] === 1`, slots below `used`) by their centres, in proportion to the weights. With
+   * `keepAxes`, every cut lies across the same axis as in the last layout.
    */
-  compute(bounds: Float64Array, alive: Uint8Array, used: number, out: Float64Array): void {
+  compute(bounds: Float64Array, alive: Uint8Array, used: number, out: Float64Array, keepAxes = false): void {
+    this.keepAxes = keepAxes;
     const d = this.dimensions;
     const s = this.stride;
     this.order = growArray(this.order, used);
@@ -87,10 +104,11 @@ export class RegionLayout {
       for (let i = 0; i < s; i++) out[first * s + i] = box[i];
       return;
     }
-    // The axis along which the centres spread most.
-    let axis = 0;
-    let widest = -1;
-    for (let k = 0; k < d; k++) {
+    const left = count >> 1;
+    // The axis along which the centres spread most (or the last layout's).
+    let axis = this.keepAxes && this.axes[first + left] >= 0 ? this.axes[first + left] : 0;
+    let widest = this.keepAxes && this.axes[first + left] >= 0 ? Number.POSITIVE_INFINITY : -1;
+    for (let k = 0; k < d && widest < Number.POSITIVE_INFINITY; k++) {
       let min = Number.POSITIVE_INFINITY;
       let max = Number.NEGATIVE_INFINITY;
       for (let i = lo; i < hi; i++) {
@@ -104,7 +122,7 @@ export class RegionLayout {
         axis = k;
       }
     }
-    const left = count >> 1;
+    this.axes[first + left] = axis;
     let cut: number;
     let mid = lo;
     if (hi > lo) {
@@ -112,7 +130,13 @@ export class RegionLayout {
         const o = this.order[i] * s;
         this.keys[i] = 0.5 * bounds[o + axis] + 0.5 * bounds[o + d + axis];
       }
-      mid = lo + Math.floor(((hi - lo) * left) / count);
+      let below = 0;
+      let all = 0;
+      for (let r = first; r < first + count; r++) {
+        if (r < first + left) below += this.weights[r];
+        all += this.weights[r];
+      }
+      mid = lo + Math.floor(((hi - lo) * below) / all);
       if (mid >= hi) mid = hi - 1;
       select(this.keys, this.order, lo, hi - 1, mid);
       cut = this.keys[mid];
@@ -178,13 +202,22 @@ function swap(keys: Float64Array, order: Int32Array, i: number, j: number): void
   order[j] = o;
 }
 
-/** The largest member count over the mean: 1 is perfect balance. */
-export function imbalance(members: ArrayLike<number>): number {
+/**
+ * The largest member count over its share of the total (the mean, or in proportion to `weights`):
+ * 1 is perfect balance.
+ */
+export function imbalance(members: ArrayLike<number>, weights?: ArrayLike<number>): number {
   let total = 0;
-  let max = 0;
+  let weight = 0;
   for (let i = 0; i < members.length; i++) {
     total += members[i];
-    if (members[i] > max) max = members[i];
+    weight += weights ? weights[i] : 1;
   }
-  return total === 0 ? 1 : (max * members.length) / total;
+  if (total === 0) return 1;
+  let max = 0;
+  for (let i = 0; i < members.length; i++) {
+    const over = (members[i] * weight) / (total * (weights ? weights[i] : 1));
+    if (over > max) max = over;
+  }
+  return max;
 }

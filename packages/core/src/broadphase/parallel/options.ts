@@ -39,7 +39,10 @@ export interface ParallelSweepAndPruneOptions extends BroadphaseOptions {
   timeoutMs?: number;
   /** Run the regions on the calling thread even where workers are possible. Default false. */
   inThread?: boolean;
-  /** Re-cut the regions when the fullest holds this many times the mean (a finite number ≥ 1). Default 1.25. */
+  /**
+   * Re-cut the regions when the fullest holds this many times its share (the mean, unless the cuts
+   * moved to the threads' speeds; a finite number ≥ 1). Default 1.25.
+   */
   rebalanceAt?: number;
   /** At least this many updates between two layouts (an integer ≥ 1). Default 8. */
   layoutInterval?: number;

@@ -17,10 +17,11 @@
  * writes its owned pair changes (global handles, sorted) into its output buffer. When every box may
  * have moved and the classify phase's masks are exact (see H_WALK), it walks only its own members
  * (kept sorted by slot) and the boxes whose regions changed, instead of the whole list: its classify
- * phase then reads only its members' bounds (checked, tested against its bounds and kept for the walk)
- * and its share of the listed boxes. The first phase — checking bounds written straight into shared
- * memory and sorting the boxes into regions, on chunks claimed from a shared counter (classify.ts) —
- * and the last — merging one range of pair keys (merge.ts) — run here too.
+ * phase then reads only its members' bounds (checked, tested against its bounds and written into its
+ * SweepAndPrune, so that the walk has only the membership changes left) and its share of the listed
+ * boxes. The first phase — checking bounds written straight into shared memory and sorting the boxes
+ * into regions, on chunks claimed from a shared counter (classify.ts) — and the last — merging one
+ * range of pair keys (merge.ts) — run here too.
  */
 import { growArray } from '../../growArray.js';
 import { SLOT_MASK, wrongBox } from '../proxies.js';
@@ -114,70 +115,35 @@ class RegionSweepAndPrune extends SweepAndPrune {
   }
 
   /**
-   * {@link moveFrom} for entries [i, j) of a walk: local handles `handles[k]`, their new bounds at
-   * `from[k · stride]`; static boxes are left alone unless `statics` (one loop for the long runs of
-   * members whose regions did not change).
+   * The arrays through which a walking frame's classify phase writes the members' new bounds (see
+   * RegionRunner.stageMembers): read them again after an insert (they grow).
    */
-  moveRun(handles: Int32Array, from: Float64Array, i: number, j: number, statics: boolean): void {
-    const box = this.store.bounds;
-    const isStatic = this.store.statics;
-    const inLists = this.inLists;
-    const flag = this.dirtyFlag;
-    const dirty = this.dirty;
-    let count = this.dirtyCount;
-    if (this.store.stride === 6) {
-      for (let k = i, f = 6 * i; k < j; k++, f += 6) {
-        const slot = handles[k] & SLOT_MASK;
-        if (!statics && isStatic[slot] === 1) continue;
-        const o = slot * 6;
-        const a0 = from[f];
-        const a1 = from[f + 1];
-        const a2 = from[f + 2];
-        const a3 = from[f + 3];
-        const a4 = from[f + 4];
-        const a5 = from[f + 5];
-        if (
-          box[o] === a0 &&
-          box[o + 1] === a1 &&
-          box[o + 2] === a2 &&
-          box[o + 3] === a3 &&
-          box[o + 4] === a4 &&
-          box[o + 5] === a5
-        ) {
-          continue;
-        }
-        box[o] = a0;
-        box[o + 1] = a1;
-        box[o + 2] = a2;
-        box[o + 3] = a3;
-        box[o + 4] = a4;
-        box[o + 5] = a5;
-        if (inLists[slot] === 1 && flag[slot] === 0) {
-          flag[slot] = 1;
-          dirty[count++] = slot;
-        }
-      }
-    } else {
-      for (let k = i, f = 4 * i; k < j; k++, f += 4) {
-        const slot = handles[k] & SLOT_MASK;
-        if (!statics && isStatic[slot] === 1) continue;
-        const o = slot * 4;
-        const a0 = from[f];
-        const a1 = from[f + 1];
-        const a2 = from[f + 2];
-        const a3 = from[f + 3];
-        if (box[o] === a0 && box[o + 1] === a1 && box[o + 2] === a2 && box[o + 3] === a3) continue;
-        box[o] = a0;
-        box[o + 1] = a1;
-        box[o + 2] = a2;
-        box[o + 3] = a3;
-        if (inLists[slot] === 1 && flag[slot] === 0) {
-          flag[slot] = 1;
-          dirty[count++] = slot;
-        }
-      }
-    }
+  get movedFlags(): Uint8Array {
+    return this.dirtyFlag;
+  }
+
+  /** Local slots moved since the last update (`movedCount` of them; see {@link movedFlags}). */
+  get movedList(): Int32Array {
+    return this.dirty;
+  }
+
+  /** How many local slots {@link movedList} holds (set it after appending). */
+  get movedCount(): number {
+    return this.dirtyCount;
+  }
+
+  set movedCount(count: number) {
     this.dirtyCount = count;
+  }
+
+  /** 1 per local slot whose box is in the sweep's lists (a move of another is not queued). */
+  get listedFlags(): Uint8Array {
+    return this.inLists;
+  }
+
+  /** The local slots' static flags. */
+  get staticFlags(): Uint8Array {
+    return this.store.statics;
   }
 
   /** The local boxes' bounds (2·D numbers per local slot). */
@@ -240,8 +206,6 @@ export class RegionRunner {
   private memberHandles = new Int32Array(64);
   private nextMemberSlots = new Int32Array(64);
   private nextMemberHandles = new Int32Array(64);
-  /** The members' new bounds, gathered in member order before a walk (see {@link stageMembers}). */
-  private staged = new Float64Array(64);
   /** The boxes whose regions this thread found changed in a walking frame's classify phase. */
   private readonly found = new ChangeList();
   /** The frame's whole change list as sortable keys (slot · 2³² + bits), and its bits by entry. */
@@ -426,9 +390,9 @@ export class RegionRunner {
   /**
    * Membership in a walking frame (see H_WALK): the members, sorted by slot, merged with the frame's
    * change list (sorted here) — the boxes whose regions changed, and every listed box. A member not in
-   * the list is still a member and takes its new bounds, kept by the classify phase
-   * ({@link stageMembers}), with no look at its mask or its local handle (kept beside the slot). First
-   * writes the masks of the changes this thread found. Keeps the member list.
+   * the list is still a member, with no look at its mask or its local handle (kept beside the slot); its
+   * new bounds are in already (the classify phase wrote them, {@link stageMembers}). First writes the
+   * masks of the changes this thread found. Keeps the member list.
    */
   private walkMembers(): void {
     const h = this.header;
@@ -437,8 +401,6 @@ export class RegionRunner {
     for (let j = 0; j < found.count; j++) masks[found.pairs[2 * j]] = TAKEN | found.pairs[2 * j + 1];
     const total = this.sortedChanges(h[H_CHANGES]);
     const changed = this.changeList;
-    // Static members nobody listed are not looked at unless the frame takes every box.
-    const allTaken = h[H_FULL] === 1 || h[H_TAKE_ALL] === 1;
     const slots = this.memberSlots;
     const handles = this.memberHandles;
     const memberCount = this.memberCount;
@@ -446,24 +408,17 @@ export class RegionRunner {
     this.nextMemberHandles = growArray(this.nextMemberHandles, memberCount + total);
     const nextSlots = this.nextMemberSlots;
     const nextHandles = this.nextMemberHandles;
-    const staged = this.staged;
     const listed = this.listed;
     const localOf = this.localOf;
-    const local = this.local;
     const bit = this.region;
     let n = 0;
     let i = 0;
     for (let k = 0; k <= total; k++) {
-      // The members before the next change keep their membership: only their bounds, in one run.
+      // The members before the next change keep their membership (their bounds are in already).
       const slot = k < total ? changed[2 * k] : 0x7fffffff;
-      let j = i;
-      while (j < memberCount && slots[j] < slot) j++;
-      if (j > i) {
-        local.moveRun(handles, staged, i, j, allTaken);
-        for (; i < j; i++, n++) {
-          nextSlots[n] = slots[i];
-          nextHandles[n] = handles[i];
-        }
+      for (; i < memberCount && slots[i] < slot; i++, n++) {
+        nextSlots[n] = slots[i];
+        nextHandles[n] = handles[i];
       }
       if (k === total) break;
       if (i < memberCount && slots[i] === slot) i++;
@@ -498,24 +453,34 @@ export class RegionRunner {
   }
 
   /**
-   * A walking frame's classify phase for this region's members (see H_WALK): copies every member's
-   * bounds out of the shared array, in member (slot) order, into `staged` for the walk — the members
-   * lie scattered over the shared array, and a loop that does little but load them keeps many cache
-   * misses in flight at once — checks them (with `check`), and lists in `found` the members whose
-   * regions changed and whose mask this thread writes. A member strictly inside this region whose only
-   * region was this one stays as it was; another is looked at again ({@link restage}). Returns the
-   * lowest slot among the boxes it reads whose box is not finite with min ≤ max (−1: none).
+   * A walking frame's classify phase for this region's members (see H_WALK): reads every member's
+   * bounds out of the shared array, in member (slot) order — the members lie scattered over the shared
+   * array, and a loop that does little but load them keeps many cache misses in flight at once —,
+   * checks them (with `check`), and writes them straight into the local sweep and prune, queueing the
+   * moves, so that the walk only has to follow the membership changes; and lists in `found` the members
+   * whose regions changed and whose mask this thread writes. A member strictly inside this region whose
+   * only region was this one stays as it was; another is looked at again ({@link restage}). A listed
+   * member (the walk visits it), a static one the frame does not take, and a bad box are not written
+   * (an update that finds a bad box changes nothing; a removed box's bounds may be anything). Returns
+   * the lowest slot among the boxes it reads whose box is not finite with min ≤ max (−1: none).
    */
   private stageMembers(check: boolean, allTaken: boolean): number {
     if (!this.membersValid) this.collectMembers();
     const d = this.dimensions;
     const s = this.stride;
     const n = this.memberCount;
-    this.staged = growArray(this.staged, n * s);
-    const staged = this.staged;
     const slots = this.memberSlots;
+    const handles = this.memberHandles;
     const b = this.bounds;
     const masks = this.masks;
+    const listed = this.listed;
+    const local = this.local;
+    const box = local.boxes;
+    const statics = local.staticFlags;
+    const inLists = local.listedFlags;
+    const flag = local.movedFlags;
+    const moved = local.movedList;
+    let count = local.movedCount;
     const reg = this.regions;
     const ro = this.region * s;
     const own = 1 << this.region;
@@ -527,7 +492,7 @@ export class RegionRunner {
     if (s === 6) {
       const z0 = reg[ro + 2];
       const z1 = reg[ro + 5];
-      for (let i = 0, j = 0; i < n; i++, j += 6) {
+      for (let i = 0; i < n; i++) {
         const slot = slots[i];
         const o = slot * 6;
         const a0 = b[o];
@@ -536,18 +501,37 @@ export class RegionRunner {
         const a3 = b[o + 3];
         const a4 = b[o + 4];
         const a5 = b[o + 5];
-        staged[j] = a0;
-        staged[j + 1] = a1;
-        staged[j + 2] = a2;
-        staged[j + 3] = a3;
-        staged[j + 4] = a4;
-        staged[j + 5] = a5;
         // wrongBox, inline: x − x is 0 exactly for finite x; NaN fails every <=.
-        wrong |=
+        const bad =
           (a0 - a0 + (a1 - a1) + (a2 - a2) + (a3 - a3) + (a4 - a4) + (a5 - a5) === 0 ? 0 : 1) |
           (a0 <= a3 ? 0 : 1) |
           (a1 <= a4 ? 0 : 1) |
           (a2 <= a5 ? 0 : 1);
+        wrong |= bad;
+        const ls = handles[i] & SLOT_MASK;
+        if (bad === 0 && listed[slot] === 0 && (allTaken || statics[ls] === 0)) {
+          const l = ls * 6;
+          if (
+            box[l] !== a0 ||
+            box[l + 1] !== a1 ||
+            box[l + 2] !== a2 ||
+            box[l + 3] !== a3 ||
+            box[l + 4] !== a4 ||
+            box[l + 5] !== a5
+          ) {
+            box[l] = a0;
+            box[l + 1] = a1;
+            box[l + 2] = a2;
+            box[l + 3] = a3;
+            box[l + 4] = a4;
+            box[l + 5] = a5;
+            // markMoved, inline.
+            if (inLists[ls] === 1 && flag[ls] === 0) {
+              flag[ls] = 1;
+              moved[count++] = ls;
+            }
+          }
+        }
         if (
           x0 < a0 &&
           a3 < x1 &&
@@ -562,25 +546,37 @@ export class RegionRunner {
         this.restage(slot, allTaken);
       }
     } else {
-      for (let i = 0, j = 0; i < n; i++, j += 4) {
+      for (let i = 0; i < n; i++) {
         const slot = slots[i];
         const o = slot * 4;
         const a0 = b[o];
         const a1 = b[o + 1];
         const a2 = b[o + 2];
         const a3 = b[o + 3];
-        staged[j] = a0;
-        staged[j + 1] = a1;
-        staged[j + 2] = a2;
-        staged[j + 3] = a3;
-        wrong |=
+        const bad =
           (a0 - a0 + (a1 - a1) + (a2 - a2) + (a3 - a3) === 0 ? 0 : 1) |
           (a0 <= a2 ? 0 : 1) |
           (a1 <= a3 ? 0 : 1);
+        wrong |= bad;
+        const ls = handles[i] & SLOT_MASK;
+        if (bad === 0 && listed[slot] === 0 && (allTaken || statics[ls] === 0)) {
+          const l = ls * 4;
+          if (box[l] !== a0 || box[l + 1] !== a1 || box[l + 2] !== a2 || box[l + 3] !== a3) {
+            box[l] = a0;
+            box[l + 1] = a1;
+            box[l + 2] = a2;
+            box[l + 3] = a3;
+            if (inLists[ls] === 1 && flag[ls] === 0) {
+              flag[ls] = 1;
+              moved[count++] = ls;
+            }
+          }
+        }
         if (x0 < a0 && a2 < x1 && y0 < a1 && a3 < y1 && (masks[slot] & ~TAKEN) === own) continue;
         this.restage(slot, allTaken);
       }
     }
+    local.movedCount = count;
     return check && wrong !== 0 ? this.firstBadMember(allTaken) : -1;
   }
 
