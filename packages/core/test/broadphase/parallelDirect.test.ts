@@ -165,6 +165,69 @@ describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepA
     });
   }
 
+  it('2 worker(s): a region measured twice as slow per box gets fewer boxes, and the pairs stay exact', () => {
+    const par = new ParallelSweepAndPrune({ dimensions: 3, pool: sharedPool(2), minBoxesPerRegion: 16 });
+    const seq = new SweepAndPrune({ dimensions: 3 });
+    type Followed = {
+      timings: Float64Array;
+      adaptPending: boolean;
+      updatesSinceLayout: number;
+      layout: { weights: Float64Array };
+      followSpeeds(members: Int32Array): void;
+    };
+    const frames = (par as unknown as { frames: Followed }).frames;
+    const r = rng(91);
+    const n = 3000;
+    const handles: number[] = [];
+    const seqHandles: number[] = [];
+    const boxes: number[][] = [];
+    for (let i = 0; i < n; i++) {
+      const x = r() * 100;
+      const y = r() * 20;
+      const z = r() * 20;
+      const box = [x, y, z, x + 1 + r(), y + 1 + r(), z + 1 + r()];
+      boxes.push(box);
+      handles.push(par.insert(box));
+      seqHandles.push(seq.insert(box));
+    }
+    const step = () => {
+      for (let i = 0; i < n; i++) {
+        const b = boxes[i];
+        const dx = (r() - 0.5) * 0.2;
+        for (const k of [0, 3]) b[k] += dx;
+        write(par, handles[i], b);
+        seq.move(seqHandles[i], b);
+      }
+      par.markAllMoved();
+      par.update();
+      seq.update();
+    };
+    for (let f = 0; f < 30; f++) step();
+    compare(par, seq, 'before');
+    // The speeds the regions' threads would report if region 1's took twice as long per box, frame after
+    // frame (set where the broadphase reads them after each frame).
+    const members = new Int32Array(par.regionMembers());
+    for (let k = 0; k < 40; k++) {
+      frames.timings[0] = 0.002 * members[0];
+      frames.timings[8] = 0.004 * members[1];
+      frames.updatesSinceLayout = 30;
+      frames.followSpeeds(members);
+    }
+    expect(frames.adaptPending).toBe(true);
+    expect(frames.layout.weights[0]).toBeGreaterThan(frames.layout.weights[1]);
+    step();
+    compare(par, seq, 'after the cuts moved');
+    const moved = Array.from(par.regionMembers());
+    // Shares 1.25 : 0.8 (the weights' range): about 61 % and 39 % of the boxes. (Whatever the real
+    // threads' speeds did to the cuts before, these weights alone decide the new ones.)
+    expect(moved[0] - moved[1]).toBeGreaterThan(0.15 * n);
+    for (let f = 0; f < 10; f++) {
+      step();
+      compare(par, seq, `frame ${f} after`);
+    }
+    par.dispose();
+  });
+
   it('in-thread, 3 regions', () => {
     const par = new ParallelSweepAndPrune({
       dimensions: 3,
