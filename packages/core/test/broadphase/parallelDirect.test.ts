@@ -207,10 +207,10 @@ describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepA
     // The speeds the regions' threads would report if region 1's took twice as long per box, frame after
     // frame (set where the broadphase reads them after each frame).
     const members = new Int32Array(par.regionMembers());
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < 80; k++) {
       frames.timings[0] = 0.002 * members[0];
       frames.timings[8] = 0.004 * members[1];
-      frames.updatesSinceLayout = 30;
+      frames.updatesSinceLayout = 100;
       frames.followSpeeds(members);
     }
     expect(frames.adaptPending).toBe(true);

@@ -68,12 +68,18 @@ const MASKED_MIN_SLOTS = 4096;
  */
 const SPIN_US = 1000;
 
+/*
+ * The speeds of two threads on a shared machine drift apart by ±10–17 % for stretches of tens to hundreds
+ * of frames (traced on 2 cores), then back. Cuts that chased every such stretch (8 % apart, every 24
+ * updates) lagged behind it and lost ~3 % a frame on a quiet machine; these settings move them only for
+ * a large, lasting difference (neutral when quiet: 0.985–1.024 against no moves, 4 runs).
+ */
 /** Weight of the last frame in a region's moving average of its time per box. */
-const RATE_SMOOTHING = 0.1;
+const RATE_SMOOTHING = 0.05;
 /** Predicted slowest-region time over the mean from which the cuts move to the regions' speeds. */
-const ADAPT_AT = 1.08;
+const ADAPT_AT = 1.15;
 /** Updates at least between two moves of the cuts for speed (a move costs about one layout). */
-const ADAPT_INTERVAL = 24;
+const ADAPT_INTERVAL = 48;
 /** Milliseconds the slowest region must take for its time to say more than the clock's noise. */
 const ADAPT_MIN_MS = 1;
 /** How far a region's weight may go from the mean: a speed measured wrong cannot starve a region. */
