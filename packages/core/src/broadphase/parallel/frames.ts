@@ -10,9 +10,9 @@
  * Where the regions run on threads at once, equal counts need not finish at once: one thread may get
  * less of its core than another (the calling thread, or a core shared with the rest of the system, for
  * stretches of many frames), and the frame waits for the slowest region. So each region's time per box
- * is followed (a moving average), and when the layout's predicted finish times drift apart by more than
- * a few percent the cuts move — across the same axes, so only the boxes near a cut change region — to
- * give each region boxes in proportion to its speed. This moves work only: which region reports a pair
+ * is followed (a moving average), and when the layout's predicted finish times stay far apart (see
+ * ADAPT_AT) the cuts move — across the same axes, so only the boxes near a cut change region — to give
+ * each region boxes in proportion to its speed. This moves work only: which region reports a pair
  * never changes what is reported.
  */
 import { type ProxyStore, throwBadWrittenBox } from '../proxies.js';
@@ -386,14 +386,14 @@ export class Frames {
   private followSpeeds(members: Int32Array): void {
     const regions = this.options.regions;
     const rates = this.rates;
+    const ms = this.regionMs();
     let slowest = 0;
     for (let r = 0; r < regions; r++) {
-      const ms = this.timings[r * T_STRIDE + T_REGION_MS];
-      if (ms > slowest) slowest = ms;
-      if (members[r] === 0 || !(ms > 0)) return;
+      if (members[r] === 0 || !(ms[r] > 0)) return;
+      if (ms[r] > slowest) slowest = ms[r];
     }
     for (let r = 0; r < regions; r++) {
-      const rate = this.timings[r * T_STRIDE + T_REGION_MS] / members[r];
+      const rate = ms[r] / members[r];
       rates[r] = rates[r] === 0 ? rate : rates[r] + RATE_SMOOTHING * (rate - rates[r]);
     }
     if (slowest < ADAPT_MIN_MS || this.updatesSinceLayout < ADAPT_INTERVAL || this.layoutPending) return;

@@ -23,8 +23,6 @@ import { growArray } from '../../growArray.js';
 export class RegionLayout {
   /** Numbers per box and per region: 2 × dimensions. */
   private readonly stride: number;
-  /** Whether the layout being computed keeps the last one's cut axes. */
-  private keepAxes = false;
   private order = new Int32Array(64);
   private keys = new Float64Array(64);
   /** Each region's share of the boxes, relative to the others' (1 each: equal counts). */
@@ -66,7 +64,6 @@ export class RegionLayout {
    * `keepAxes`, every cut lies across the same axis as in the last layout.
    */
   compute(bounds: Float64Array, alive: Uint8Array, used: number, out: Float64Array, keepAxes = false): void {
-    this.keepAxes = keepAxes;
     const d = this.dimensions;
     const s = this.stride;
     this.order = growArray(this.order, used);
@@ -82,7 +79,30 @@ export class RegionLayout {
       root[k] = Number.NEGATIVE_INFINITY;
       root[d + k] = Number.POSITIVE_INFINITY;
     }
-    this.split(bounds, 0, n, 0, this.regions, root, out);
+    this.split(bounds, 0, n, 0, this.regions, root, out, keepAxes);
+  }
+
+  /** The axis along which the centres of the boxes `order[lo ... hi)` spread most (0 for none). */
+  private widestAxis(bounds: Float64Array, lo: number, hi: number): number {
+    const d = this.dimensions;
+    const s = this.stride;
+    let axis = 0;
+    let widest = -1;
+    for (let k = 0; k < d; k++) {
+      let min = Number.POSITIVE_INFINITY;
+      let max = Number.NEGATIVE_INFINITY;
+      for (let i = lo; i < hi; i++) {
+        const o = this.order[i] * s;
+        const c = 0.5 * bounds[o + k] + 0.5 * bounds[o + d + k];
+        if (c < min) min = c;
+        if (c > max) max = c;
+      }
+      if (max - min > widest) {
+        widest = max - min;
+        axis = k;
+      }
+    }
+    return axis;
   }
 
   /**
@@ -97,6 +117,7 @@ export class RegionLayout {
     count: number,
     box: Float64Array,
     out: Float64Array,
+    keepAxes: boolean,
   ): void {
     const d = this.dimensions;
     const s = this.stride;
@@ -105,23 +126,8 @@ export class RegionLayout {
       return;
     }
     const left = count >> 1;
-    // The axis along which the centres spread most (or the last layout's).
-    let axis = this.keepAxes && this.axes[first + left] >= 0 ? this.axes[first + left] : 0;
-    let widest = this.keepAxes && this.axes[first + left] >= 0 ? Number.POSITIVE_INFINITY : -1;
-    for (let k = 0; k < d && widest < Number.POSITIVE_INFINITY; k++) {
-      let min = Number.POSITIVE_INFINITY;
-      let max = Number.NEGATIVE_INFINITY;
-      for (let i = lo; i < hi; i++) {
-        const o = this.order[i] * s;
-        const c = 0.5 * bounds[o + k] + 0.5 * bounds[o + d + k];
-        if (c < min) min = c;
-        if (c > max) max = c;
-      }
-      if (max - min > widest) {
-        widest = max - min;
-        axis = k;
-      }
-    }
+    const kept = keepAxes ? this.axes[first + left] : -1;
+    const axis = kept >= 0 ? kept : this.widestAxis(bounds, lo, hi);
     this.axes[first + left] = axis;
     let cut: number;
     let mid = lo;
@@ -158,8 +164,8 @@ export class RegionLayout {
     lower[d + axis] = cut;
     const upper = box.slice();
     upper[axis] = cut;
-    this.split(bounds, lo, mid, first, left, lower, out);
-    this.split(bounds, mid, hi, first + left, count - left, upper, out);
+    this.split(bounds, lo, mid, first, left, lower, out, keepAxes);
+    this.split(bounds, mid, hi, first + left, count - left, upper, out, keepAxes);
   }
 }
 

@@ -114,38 +114,6 @@ class RegionSweepAndPrune extends SweepAndPrune {
     }
   }
 
-  /**
-   * The arrays through which a walking frame's classify phase writes the members' new bounds (see
-   * RegionRunner.stageMembers): read them again after an insert (they grow).
-   */
-  get movedFlags(): Uint8Array {
-    return this.dirtyFlag;
-  }
-
-  /** Local slots moved since the last update (`movedCount` of them; see {@link movedFlags}). */
-  get movedList(): Int32Array {
-    return this.dirty;
-  }
-
-  /** How many local slots {@link movedList} holds (set it after appending). */
-  get movedCount(): number {
-    return this.dirtyCount;
-  }
-
-  set movedCount(count: number) {
-    this.dirtyCount = count;
-  }
-
-  /** 1 per local slot whose box is in the sweep's lists (a move of another is not queued). */
-  get listedFlags(): Uint8Array {
-    return this.inLists;
-  }
-
-  /** The local slots' static flags. */
-  get staticFlags(): Uint8Array {
-    return this.store.statics;
-  }
-
   /** The local boxes' bounds (2·D numbers per local slot). */
   get boxes(): Float64Array {
     return this.store.bounds;
@@ -475,12 +443,6 @@ export class RegionRunner {
     const masks = this.masks;
     const listed = this.listed;
     const local = this.local;
-    const box = local.boxes;
-    const statics = local.staticFlags;
-    const inLists = local.listedFlags;
-    const flag = local.movedFlags;
-    const moved = local.movedList;
-    let count = local.movedCount;
     const reg = this.regions;
     const ro = this.region * s;
     const own = 1 << this.region;
@@ -509,29 +471,8 @@ export class RegionRunner {
           (a2 <= a5 ? 0 : 1);
         wrong |= bad;
         const ls = handles[i] & SLOT_MASK;
-        if (bad === 0 && listed[slot] === 0 && (allTaken || statics[ls] === 0)) {
-          const l = ls * 6;
-          if (
-            box[l] !== a0 ||
-            box[l + 1] !== a1 ||
-            box[l + 2] !== a2 ||
-            box[l + 3] !== a3 ||
-            box[l + 4] !== a4 ||
-            box[l + 5] !== a5
-          ) {
-            box[l] = a0;
-            box[l + 1] = a1;
-            box[l + 2] = a2;
-            box[l + 3] = a3;
-            box[l + 4] = a4;
-            box[l + 5] = a5;
-            // markMoved, inline.
-            if (inLists[ls] === 1 && flag[ls] === 0) {
-              flag[ls] = 1;
-              moved[count++] = ls;
-            }
-          }
-        }
+        if (bad === 0 && listed[slot] === 0 && (allTaken || local.staticAt(ls) === 0))
+          local.moveFrom(ls, b, o);
         if (
           x0 < a0 &&
           a3 < x1 &&
@@ -559,24 +500,12 @@ export class RegionRunner {
           (a1 <= a3 ? 0 : 1);
         wrong |= bad;
         const ls = handles[i] & SLOT_MASK;
-        if (bad === 0 && listed[slot] === 0 && (allTaken || statics[ls] === 0)) {
-          const l = ls * 4;
-          if (box[l] !== a0 || box[l + 1] !== a1 || box[l + 2] !== a2 || box[l + 3] !== a3) {
-            box[l] = a0;
-            box[l + 1] = a1;
-            box[l + 2] = a2;
-            box[l + 3] = a3;
-            if (inLists[ls] === 1 && flag[ls] === 0) {
-              flag[ls] = 1;
-              moved[count++] = ls;
-            }
-          }
-        }
+        if (bad === 0 && listed[slot] === 0 && (allTaken || local.staticAt(ls) === 0))
+          local.moveFrom(ls, b, o);
         if (x0 < a0 && a2 < x1 && y0 < a1 && a3 < y1 && (masks[slot] & ~TAKEN) === own) continue;
         this.restage(slot, allTaken);
       }
     }
-    local.movedCount = count;
     return check && wrong !== 0 ? this.firstBadMember(allTaken) : -1;
   }
 
