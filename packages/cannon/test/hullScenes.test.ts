@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { depth } from '../../../test/support/depth.js';
 import { installSieve, uninstallSieve } from '../src/index.js';
 import { hullPile, randomHull } from './hulls.js';
-import { resetIds, scenes } from './scenes.js';
-import { rng } from './worlds.js';
+import { scenes } from './scenes.js';
+import { resetIds, rng } from './worlds.js';
 
 const V = (x: number, y: number, z: number) => new CANNON.Vec3(x, y, z);
 

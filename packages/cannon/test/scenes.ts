@@ -8,7 +8,7 @@
  */
 import * as CANNON from 'cannon-es';
 import { rng } from '../../core/test/support/rng.js';
-import { boxTrimesh } from './worlds.js';
+import { boxTrimesh, resetIds } from './worlds.js';
 
 export interface Scene {
   world: CANNON.World;
@@ -17,16 +17,6 @@ export interface Scene {
 }
 
 const V = (x: number, y: number, z: number) => new CANNON.Vec3(x, y, z);
-
-/** Resets the id counters cannon keeps per class, so builds of one scene get the same ids. */
-export function resetIds(): void {
-  CANNON.Body.idCounter = 0;
-  CANNON.Shape.idCounter = 0;
-  (CANNON.Constraint as unknown as { idCounter: number }).idCounter = 0;
-  (CANNON.Equation as unknown as { idCounter: number }).idCounter = 0;
-  (CANNON.Material as unknown as { idCounter: number }).idCounter = 0;
-  (CANNON.ContactMaterial as unknown as { idCounter: number }).idCounter = 0;
-}
 
 function world(allowSleep = false): CANNON.World {
   resetIds();

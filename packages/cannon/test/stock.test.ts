@@ -18,8 +18,8 @@ import {
   SieveBroadphase,
   uninstallSieve,
 } from '../src/index.js';
-import { gettingStarted, resetIds, type Scene, scenes } from './scenes.js';
-import { rng } from './worlds.js';
+import { gettingStarted, type Scene, scenes } from './scenes.js';
+import { resetIds, rng } from './worlds.js';
 
 interface Run {
   /** One entry per step: every body's numbers, then the contacts. */

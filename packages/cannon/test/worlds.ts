@@ -55,6 +55,19 @@ export function naiveBoxes(): CANNON.NaiveBroadphase {
   return bp;
 }
 
+/**
+ * Resets the id counters cannon keeps per class, so builds of one scene get the same ids (and body ids
+ * stay under the 32 767 that stock cannon's contact events can name).
+ */
+export function resetIds(): void {
+  CANNON.Body.idCounter = 0;
+  CANNON.Shape.idCounter = 0;
+  (CANNON.Constraint as unknown as { idCounter: number }).idCounter = 0;
+  (CANNON.Equation as unknown as { idCounter: number }).idCounter = 0;
+  (CANNON.Material as unknown as { idCounter: number }).idCounter = 0;
+  (CANNON.ContactMaterial as unknown as { idCounter: number }).idCounter = 0;
+}
+
 export interface MixedWorldOptions {
   seed: number;
   count: number;
@@ -70,7 +83,7 @@ export function mixedWorld(o: MixedWorldOptions): CANNON.World {
   // Stock cannon packs two body ids into one 32-bit key for its contact events, so ids past 32 767
   // decode to bodies that do not exist. Test files share a process and create far more bodies than
   // that, so every world starts its ids at 0, as a fresh page would.
-  CANNON.Body.idCounter = 0;
+  resetIds();
   const r = rng(o.seed);
   const world = new CANNON.World({
     gravity: new CANNON.Vec3(0, o.gravity ?? -9.82, 0),
