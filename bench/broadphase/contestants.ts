@@ -24,6 +24,8 @@ export interface Contestant {
    */
   criticalPath?: (mainMs: number, busiestMs: number) => number;
   pairKeys(): Set<number>;
+  /** Set when `pairKeys` lists nothing (a peer whose pairs are not read out): its pairs are not checked. */
+  unchecked?: true;
   dispose?(): void;
 }
 

@@ -312,6 +312,7 @@ export function rapierDense(): Contestant {
     },
     selfTimed: () => world.timingBroadPhase(),
     pairKeys: () => new Set<number>(),
+    unchecked: true,
     dispose() {
       world.free();
     },
@@ -335,16 +336,20 @@ export interface Alternated {
   criticalMs: number[];
   /** Median CPU ms per frame of the main thread alone (a parallel contestant's serial part). */
   mainMs: number[];
-  /** Pairs at the checked frame, and those the first contestant found that this one did not (and the reverse); −1 when not checked. */
+  /** Pairs at the checked frame, and those the reference found that this one did not (and the reverse); −1 when not checked. */
   pairs: number[];
   missed: number[];
   extra: number[];
+  /** Timed frames per contestant. */
+  frames: number[];
+  /** The pairs checked against: the one passed in, else the first checked contestant's. */
+  reference: Set<number> | undefined;
 }
 
 /**
  * Median ms per frame of each contestant, with frames alternating between them in one process (who
  * goes first rotates). The first frame after setup is the pair check: every contestant's pairs
- * against the first one's (contestants timed by their own profiler are not checked).
+ * against `reference`, or else the first checked contestant's (`unchecked` ones are not checked).
  */
 export async function alternate(
   scene: Scene,
@@ -352,26 +357,37 @@ export async function alternate(
   o: { frames: number; warmup: number; budgetSeconds: number },
   /** Which contestants run threads of their own (their critical path counts the busiest other thread). */
   multiThreaded: boolean[] = [],
+  /** Pairs to check against (another call's `reference`, on the same scene and frame). */
+  reference?: Set<number>,
 ): Promise<Alternated> {
   for (const c of contestants) await c.setup(scene);
   scene.step();
-  const out: Alternated = { ms: [], cpuMs: [], criticalMs: [], mainMs: [], pairs: [], missed: [], extra: [] };
-  let reference: Set<number> | undefined;
+  const out: Alternated = {
+    ms: [],
+    cpuMs: [],
+    criticalMs: [],
+    mainMs: [],
+    pairs: [],
+    missed: [],
+    extra: [],
+    frames: [],
+    reference,
+  };
   for (const c of contestants) {
     const pairs = c.frame();
-    if (c.selfTimed) {
+    if (c.unchecked) {
       out.pairs.push(-1);
       out.missed.push(-1);
       out.extra.push(-1);
       continue;
     }
     const keys = c.pairKeys();
-    reference ??= keys;
+    out.reference ??= keys;
     let missed = 0;
     let extra = 0;
-    for (const k of reference) if (!keys.has(k)) missed++;
-    for (const k of keys) if (!reference.has(k)) extra++;
-    out.pairs.push(pairs);
+    for (const k of out.reference) if (!keys.has(k)) missed++;
+    for (const k of keys) if (!out.reference.has(k)) extra++;
+    out.pairs.push(pairs >= 0 ? pairs : keys.size);
     out.missed.push(missed);
     out.extra.push(extra);
   }
@@ -409,6 +425,7 @@ export async function alternate(
   out.cpuMs = cpu.map((t) => median(t));
   out.criticalMs = critical.map((t) => median(t));
   out.mainMs = mains.map((t) => median(t));
+  out.frames = times.map((t) => t.length);
   return out;
 }
 
