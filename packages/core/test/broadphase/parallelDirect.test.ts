@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { depth } from '../../../../test/support/depth.js';
 import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
-import { H_WALK } from '../../src/broadphase/parallel/shared.js';
+import { H_WALK, T_REGION_MS, T_STRIDE } from '../../src/broadphase/parallel/shared.js';
 import { type Dimensions, SweepAndPrune } from '../../src/index.js';
 import { rng } from '../support/rng.js';
 import { sharedPool } from './parallelWorker.js';
@@ -41,6 +41,28 @@ function compare(par: ParallelSweepAndPrune, seq: SweepAndPrune, where: string):
 /** Writes a box straight into the broadphase's shared array. */
 function write(par: ParallelSweepAndPrune, handle: number, box: number[]): void {
   par.bounds.set(box, par.offsetOf(handle));
+}
+
+/**
+ * Shifts every 3-D box along x by `by(i)`, writes it into `par`'s bounds and moves it in `seq` (the
+ * same handles), then marks every box moved.
+ */
+function shiftAll(
+  par: ParallelSweepAndPrune,
+  seq: SweepAndPrune,
+  handles: number[],
+  boxes: number[][],
+  by: (i: number) => number,
+): void {
+  for (let i = 0; i < boxes.length; i++) {
+    const b = boxes[i];
+    const dx = by(i);
+    b[0] += dx;
+    b[3] += dx;
+    write(par, handles[i], b);
+    seq.move(handles[i], b);
+  }
+  par.markAllMoved();
 }
 
 function runScene(
@@ -180,7 +202,6 @@ describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepA
     const r = rng(91);
     const n = 3000;
     const handles: number[] = [];
-    const seqHandles: number[] = [];
     const boxes: number[][] = [];
     for (let i = 0; i < n; i++) {
       const x = r() * 100;
@@ -189,17 +210,10 @@ describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepA
       const box = [x, y, z, x + 1 + r(), y + 1 + r(), z + 1 + r()];
       boxes.push(box);
       handles.push(par.insert(box));
-      seqHandles.push(seq.insert(box));
+      expect(seq.insert(box)).toBe(handles[i]);
     }
     const step = () => {
-      for (let i = 0; i < n; i++) {
-        const b = boxes[i];
-        const dx = (r() - 0.5) * 0.2;
-        for (const k of [0, 3]) b[k] += dx;
-        write(par, handles[i], b);
-        seq.move(seqHandles[i], b);
-      }
-      par.markAllMoved();
+      shiftAll(par, seq, handles, boxes, () => (r() - 0.5) * 0.2);
       par.update();
       seq.update();
     };
@@ -209,8 +223,8 @@ describe('ParallelSweepAndPrune fed straight into its bounds array equals SweepA
     // frame (set where the broadphase reads them after each frame).
     const members = new Int32Array(par.regionMembers());
     for (let k = 0; k < 80; k++) {
-      frames.timings[0] = 0.002 * members[0];
-      frames.timings[8] = 0.004 * members[1];
+      frames.timings[T_REGION_MS] = 0.002 * members[0];
+      frames.timings[T_STRIDE + T_REGION_MS] = 0.004 * members[1];
       frames.updatesSinceLayout = 100;
       frames.followSpeeds(members);
     }
@@ -338,15 +352,7 @@ describe('a bad box written into bounds', () => {
       }
       par.update();
       seq.update();
-      const moveAll = (by: (i: number) => number) => {
-        for (let i = 0; i < n; i++) {
-          const d = by(i);
-          for (let k = 0; k < 6; k++) boxes[i][k] += k % 3 === 0 ? d : 0;
-          write(par, handles[i], boxes[i]);
-          seq.move(handles[i], boxes[i]);
-        }
-        par.markAllMoved();
-      };
+      const moveAll = (by: (i: number) => number) => shiftAll(par, seq, handles, boxes, by);
       let walked = 0;
       for (let f = 0; f < 6; f++) {
         moveAll(() => (r() - 0.5) * 0.6);
