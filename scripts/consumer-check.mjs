@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * Consumer check: what a user of the published packages gets. Packs the four packages from a clean tree
+ * Consumer check: what a user of the published packages gets. Packs the five packages from a clean tree
  * — each package's `dist/` removed first, as in a fresh clone, so the tarball holds only what its
  * `prepack` build made (`pnpm pack` in dependency order, two at a time: `@sieve/core` before the packages that use it) — checks that every
- * package has that `prepack`, checks each tarball's contents (LICENSE, README.md, every `exports` target), installs the
+ * package has that `prepack` and names the other Sieve packages by plain version ranges (what `npm pack`
+ * ships: it leaves `workspace:` ranges as written), checks each tarball's contents (LICENSE, README.md, every `exports` target), installs the
  * tarballs with npm into a throw-away project in a temp folder together with cannon-es 0.20.0,
  * matter-js 0.20.0, @types/matter-js and pixi.js, then for each TypeScript version (by default 5.0,
  * the oldest the packages support, and the newest 5.x: what both accept, the versions between accept
@@ -177,13 +178,32 @@ async function main() {
   for (const install of [enginesInstall, ...tsInstalls]) install.catch(() => {});
   try {
     // Packing must build: every published package has a `prepack` that does (a tarball without
-    // `dist/` installs but cannot be imported).
+    // `dist/` installs but cannot be imported). And `npm pack` ships the manifest as written (only
+    // `pnpm pack` rewrites `workspace:` ranges), so a published package names the other Sieve packages
+    // by a plain range that admits their version here ("^0.1.0"; linkWorkspacePackages links them).
+    const versions = {};
+    const manifests = [];
     for (const dir of readdirSync(join(root, 'packages')).sort()) {
       const file = join(root, 'packages', dir, 'package.json');
       if (!existsSync(file)) continue;
       const pkg = JSON.parse(readFileSync(file, 'utf8'));
-      if (!pkg.private && !/\bbuild\b/.test(pkg.scripts?.prepack ?? ''))
+      versions[pkg.name] = pkg.version;
+      if (!pkg.private) manifests.push(pkg);
+    }
+    for (const pkg of manifests) {
+      if (!/\bbuild\b/.test(pkg.scripts?.prepack ?? ''))
         throw new Error(`${pkg.name}: no "prepack" script that builds (packing would ship no dist/)`);
+      for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
+        for (const [dep, range] of Object.entries(pkg[field] ?? {})) {
+          if (range.startsWith('workspace:'))
+            throw new Error(
+              `${pkg.name}: ${field} "${dep}": "${range}" — npm pack would ship it as is; write "^${versions[dep]}"`,
+            );
+          if (versions[dep] !== undefined && range !== `^${versions[dep]}`)
+            throw new Error(
+              `${pkg.name}: ${field} "${dep}": "${range}" — the workspace has ${versions[dep]}`,
+            );
+        }
     }
     // A clean tree: no dist/ left from an earlier build, so the tarballs hold what packing built.
     for (const name of PACKAGES)
