@@ -11,7 +11,8 @@
  * too) type-checks scripts/consumer/api.ts, api.cts, an import of every `exports`
  * subpath (ESM, and CommonJS where built) and every ```ts block of the packages' READMEs with
  * `skipLibCheck: false`, in `nodenext` and in `bundler` resolution (and, with the newest TypeScript
- * only, api-pixi.ts: pixi.js 8's own declarations need TypeScript 5.7+). Meanwhile
+ * only, api-pixi.ts: pixi.js 8's own declarations need TypeScript 5.7+; and every entry point in `node10`
+ * resolution, TypeScript's default for a CommonJS project, which reads `typesVersions`). Meanwhile
  * it runs the README examples (compiled with the newest TypeScript) and an ESM and a CommonJS smoke test
  * of each package with Node, and bundles the default pages from the tarballs against the size test's
  * limits (test/bundle/tarballs.ts).
@@ -110,13 +111,19 @@ function readmeBlocks(text) {
   return blocks;
 }
 
+/** The consumer project's compiler options for `nodenext`, `bundler` or `node10` resolution. */
 function tsconfig(resolution, include, extra = {}) {
-  const nodenext = resolution === 'nodenext';
+  const [module, moduleResolution] = {
+    nodenext: ['NodeNext', 'NodeNext'],
+    bundler: ['ESNext', 'Bundler'],
+    // TypeScript's default for `module: commonjs`: no `exports` maps, so subpaths need `typesVersions`.
+    node10: ['CommonJS', 'Node10'],
+  }[resolution];
   return {
     compilerOptions: {
       target: 'ES2022',
-      module: nodenext ? 'NodeNext' : 'ESNext',
-      moduleResolution: nodenext ? 'NodeNext' : 'Bundler',
+      module,
+      moduleResolution,
       lib: ['ES2022', 'DOM'],
       types: [],
       strict: true,
@@ -327,6 +334,8 @@ async function main() {
       bundler: tsconfig('bundler', api),
       // pixi.js 8's own declarations use TypeScript 5.7 syntax (generic typed arrays): newest only.
       'bundler-newest': tsconfig('bundler', [...api, 'src/api-pixi.ts']),
+      // Every entry point as an older CommonJS project resolves it (newest only: the mapping is the same).
+      node10: tsconfig('node10', ['src/entries.ts']),
     };
     for (const [name, config] of Object.entries(configs))
       writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
@@ -345,7 +354,7 @@ async function main() {
         readFileSync(join(tsDirs[v], 'node_modules', 'typescript', 'package.json'), 'utf8'),
       ).version;
       const newestVersion = v === tsVersions[tsVersions.length - 1];
-      for (const resolution of ['nodenext', newestVersion ? 'bundler-newest' : 'bundler'])
+      for (const resolution of ['nodenext', ...(newestVersion ? ['bundler-newest', 'node10'] : ['bundler'])])
         checks.push({
           tsc,
           version,
