@@ -304,3 +304,63 @@ describe('after dispose(), every method and count throws', () => {
     });
   }
 });
+
+describe('in a browser, a worker that fails says why', () => {
+  /** A stand-in for the browser's module Worker: `script` runs its events once the page yields. */
+  function fakeWebWorkers(
+    script: (worker: {
+      onmessage: ((e: unknown) => void) | null;
+      onerror: ((e: unknown) => void) | null;
+    }) => void,
+  ): void {
+    // No node:worker_threads, as in a page: the pool starts Web Workers.
+    vi.spyOn(process as unknown as { getBuiltinModule: () => unknown }, 'getBuiltinModule').mockReturnValue(
+      undefined,
+    );
+    vi.stubGlobal(
+      'Worker',
+      class {
+        onmessage: ((e: unknown) => void) | null = null;
+        onerror: ((e: unknown) => void) | null = null;
+        constructor() {
+          setTimeout(() => script(this), 0);
+        }
+        postMessage(): void {}
+        terminate(): void {}
+      },
+    );
+  }
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('a script that does not load (an error event with no message) is named, with the dev-server fix', async () => {
+    fakeWebWorkers((w) => w.onerror?.({ preventDefault() {} }));
+    const pool = new WorkerPool({ workers: 1 });
+    await expect(pool.ready()).rejects.toThrow(
+      /worker 0 failed: its script did not load \(parallel-worker\.js .*optimizeDeps: \{ exclude: \['@sieve\/core'\] \}/,
+    );
+    pool.dispose();
+  });
+
+  it('with workerUrl, the message names that URL', async () => {
+    fakeWebWorkers((w) => w.onerror?.({}));
+    const pool = new WorkerPool({ workers: 1, workerUrl: 'https://example.test/w.js' });
+    await expect(pool.ready()).rejects.toThrow(
+      /worker 0 failed: its script did not load \(workerUrl https:\/\/example\.test\/w\.js\)/,
+    );
+    pool.dispose();
+  });
+
+  it('an error after the worker started keeps its own message, or says it came from the worker', async () => {
+    fakeWebWorkers((w) => {
+      w.onmessage?.({ data: { type: 'ready' } });
+      w.onerror?.({});
+    });
+    const pool = new WorkerPool({ workers: 1 });
+    await expect(pool.ready()).rejects.toThrow(/worker 0 failed: error in worker$/);
+    pool.dispose();
+    fakeWebWorkers((w) => w.onerror?.({ message: 'Uncaught TypeError: x is not a function' }));
+    const other = new WorkerPool({ workers: 1 });
+    await expect(other.ready()).rejects.toThrow(/worker 0 failed: Uncaught TypeError: x is not a function/);
+    other.dispose();
+  });
+});

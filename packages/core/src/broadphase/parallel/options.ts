@@ -66,7 +66,8 @@ export interface WorkerPoolOptions {
   /**
    * Where the worker script is (`parallel-worker.js` of this package's build): a URL, or a path
    * string. Default: the file next to this module, found through `import.meta.url` (bundlers
-   * recognise the pattern).
+   * recognise the pattern; a dev server that pre-bundles dependencies, such as Vite's, needs the package
+   * excluded: `optimizeDeps: { exclude: ['@sieve/core'] }`).
    */
   workerUrl?: string | URL;
   /** Longest wait for a worker, in milliseconds (finite, > 0), before an update throws. Default 20 000. */

@@ -74,6 +74,10 @@ interface WebWorker {
   onerror: ((event: { message?: string; preventDefault?: () => void }) => void) | null;
 }
 
+/** What a Web Worker's failure to load its default script says about where the script is. */
+const notLoadedDefault =
+  "parallel-worker.js beside the @sieve/core/parallel module; a dev server that pre-bundles dependencies serves no such file: exclude @sieve/core from it (Vite: optimizeDeps: { exclude: ['@sieve/core'] }) or pass workerUrl";
+
 // The browser's Worker constructor, written as `new Worker(new URL(..., import.meta.url))` below so
 // that bundlers find and emit the worker file.
 declare const Worker: new (url: string | URL, options: { type: 'module' }) => WebWorker;
@@ -553,15 +557,22 @@ export class WorkerPool {
       url === undefined
         ? new Worker(new URL('./parallel-worker.js', import.meta.url), { type: 'module' })
         : new Worker(url, { type: 'module' });
+    let started = false;
     worker.onmessage = (event) => {
+      if (event.data.type === 'ready') started = true;
       if (event.data.type === 'ack' || event.data.type === 'ready') this.wake();
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
       if (!this.disposed) {
-        this.fail(
-          new Error(`ParallelSweepAndPrune: worker ${w} failed: ${event.message ?? 'error in worker'}`),
-        );
+        // A script that does not load fires an error event with no message (a 404, a bundler's dev
+        // server that pre-bundled the package without its worker file).
+        const why =
+          event.message ??
+          (started
+            ? 'error in worker'
+            : `its script did not load (${url === undefined ? notLoadedDefault : `workerUrl ${String(url)}`})`);
+        this.fail(new Error(`ParallelSweepAndPrune: worker ${w} failed: ${why}`));
       }
     };
     return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate() };
