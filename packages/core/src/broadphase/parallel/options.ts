@@ -65,9 +65,10 @@ export interface WorkerPoolOptions {
   workers?: number;
   /**
    * Where the worker script is (`parallel-worker.js` of this package's build): a URL, or a path
-   * string. Default: the file next to this module, found through `import.meta.url` (bundlers
-   * recognise the pattern; a dev server that pre-bundles dependencies, such as Vite's, needs the package
-   * excluded: `optimizeDeps: { exclude: ['@sieve/core'] }`).
+   * string. Default: the file next to this module, found through `import.meta.url`: `vite build` and
+   * webpack 5 emit it; Vite's dev server needs the package excluded from its pre-bundling
+   * (`optimizeDeps: { exclude: ['@sieve/core'] }`), and esbuild a second entry point
+   * (`parallel-worker=@sieve/core/parallel-worker`) beside the bundle.
    */
   workerUrl?: string | URL;
   /** Longest wait for a worker, in milliseconds (finite, > 0), before an update throws. Default 20 000. */

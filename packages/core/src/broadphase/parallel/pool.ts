@@ -76,7 +76,7 @@ interface WebWorker {
 
 /** What a Web Worker's failure to load its default script says about where the script is. */
 const notLoadedDefault =
-  "parallel-worker.js beside the @sieve/core/parallel module; a dev server that pre-bundles dependencies serves no such file: exclude @sieve/core from it (Vite: optimizeDeps: { exclude: ['@sieve/core'] }) or pass workerUrl";
+  "parallel-worker.js beside the @sieve/core/parallel module, which a dev server that pre-bundles dependencies or a bundler that does not follow the worker's URL leaves out: for Vite's dev server optimizeDeps: { exclude: ['@sieve/core'] }, for esbuild a second entry point parallel-worker=@sieve/core/parallel-worker, or pass workerUrl";
 
 // The browser's Worker constructor, written as `new Worker(new URL(..., import.meta.url))` below so
 // that bundlers find and emit the worker file.
