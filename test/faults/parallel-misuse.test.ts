@@ -364,3 +364,68 @@ describe('in a browser, a worker that fails says why', () => {
     other.dispose();
   });
 });
+
+describe("on a browser page's main thread, update() cannot block", () => {
+  /** Runs `body` with `window` and `document` defined, as on a page's main thread. */
+  async function onPage(body: () => Promise<void> | void): Promise<void> {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    try {
+      await body();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+
+  it('syncUpdate says so: update() throws, updateAsync() works; in-thread and one region update', async () => {
+    await onPage(async () => {
+      const bp = new ParallelSweepAndPrune({ dimensions: 3, workers: 2, workerUrl: parallelBuild().worker });
+      expect(bp.mode).toBe('workers');
+      expect(bp.syncUpdate).toBe(false);
+      bp.insert([0, 0, 0, 1, 1, 1]);
+      bp.insert([0.5, 0, 0, 1, 1, 1]);
+      expect(() => bp.update()).toThrow(/a browser's main thread cannot block; use `await updateAsync\(\)`/);
+      await bp.updateAsync();
+      expect(bp.pairCount).toBe(1);
+      bp.dispose();
+      for (const options of [
+        { dimensions: 3 as const, workers: 2, inThread: true },
+        { dimensions: 3 as const, workers: 1, callerRegion: true },
+      ]) {
+        const local = new ParallelSweepAndPrune(options);
+        expect(local.syncUpdate).toBe(true);
+        local.insert([0, 0, 0, 1, 1, 1]);
+        local.update();
+        local.dispose();
+      }
+    });
+    const bp = new ParallelSweepAndPrune({ dimensions: 3, workers: 2, workerUrl: parallelBuild().worker });
+    expect(bp.syncUpdate).toBe(true);
+    bp.dispose();
+  });
+
+  it('the engine adapters refuse such an instance at install, naming it, and leave the engine as it was', async () => {
+    const CANNON = await import('cannon-es');
+    const Matter = (await import('matter-js')).default;
+    const { installSieve: installCannon } = await import('@sieve/cannon');
+    const { installSieve: installMatter } = await import('@sieve/matter');
+    await onPage(() => {
+      const world = new CANNON.World();
+      const stock = world.broadphase;
+      const bp3 = new ParallelSweepAndPrune({ dimensions: 3, workers: 2, workerUrl: parallelBuild().worker });
+      expect(() => installCannon(world, { broadphase: bp3 })).toThrow(
+        /installSieve: options\.broadphase(\.sieve)? cannot update synchronously on this thread .*world\.step is synchronous: run the world in a Web Worker, or build the broadphase with inThread: true/,
+      );
+      expect(world.broadphase).toBe(stock);
+      bp3.dispose();
+      const engine = Matter.Engine.create();
+      const detector = engine.detector;
+      const bp2 = new ParallelSweepAndPrune({ dimensions: 2, workers: 2, workerUrl: parallelBuild().worker });
+      expect(() => installMatter(engine, { broadphase: bp2 })).toThrow(
+        /options\.broadphase cannot update synchronously on this thread .*Engine\.update is synchronous: run the engine in a Web Worker/,
+      );
+      expect(engine.detector).toBe(detector);
+      bp2.dispose();
+    });
+  });
+});

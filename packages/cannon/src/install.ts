@@ -67,7 +67,9 @@ export interface InstallSieveOptions {
    * A SieveBroadphase to use, options for a new one, or false to keep the world's. Default true (a
    * SieveBroadphase on its sort and sweep). A `@sieve/core` broadphase instance — `new SweepAndPrune({
    * dimensions: 3 })` for worlds of thousands of moving bodies, a `ParallelSweepAndPrune` of
-   * `@sieve/core/parallel` — is the tree of a new SieveBroadphase: its `sieve` option.
+   * `@sieve/core/parallel` — is the tree of a new SieveBroadphase: its `sieve` option. `world.step` is
+   * synchronous, so a parallel one whose `syncUpdate` is false (on workers, on a browser page's main
+   * thread) throws a `RangeError` here rather than inside the step: run the world in a Web Worker.
    */
   broadphase?: boolean | SieveBroadphase | SieveBroadphaseOptions | CoreBroadphase;
   /** Pair-sized collision matrices and overlap keepers (same events as stock). Default true. */

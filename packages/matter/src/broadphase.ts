@@ -86,6 +86,12 @@ export function checkBroadphase(options: SieveOptions, inUse: WeakSet<object>): 
   if (bp.count !== 0) {
     throw new RangeError(`${where} must be empty (count 0), got count ${String(bp.count)}`);
   }
+  // A parallel broadphase on a browser page's main thread: its update() would throw inside Engine.update.
+  if (bp.syncUpdate === false) {
+    throw new RangeError(
+      `${where} cannot update synchronously on this thread (its worker threads need a blocking wait, which a browser page's main thread does not allow), and Engine.update is synchronous: run the engine in a Web Worker, or build the broadphase with inThread: true`,
+    );
+  }
   if (inUse.has(bp)) {
     throw new Error(`${where} already serves another engine's Sieve detector (uninstallSieve it first)`);
   }

@@ -76,7 +76,8 @@ export interface SieveOptions {
    *
    * An instance is the caller's: {@link uninstallSieve} never disposes it. Its `update()` must be
    * synchronous — the parallel one blocks on `Atomics.wait`, which Node and Web Workers allow and a
-   * browser page's main thread does not (run the engine in a worker there). `null` is the same as
+   * browser page's main thread does not (run the engine in a worker there; an instance whose
+   * `syncUpdate` is false throws a `RangeError` here, not inside `Engine.update`). `null` is the same as
    * leaving it out (no broadphase; so `SieveDetector.broadphase` of one engine can be passed to
    * another's install). The former names
    * `'sap'`, `'octree'` and `'parallel'` throw a `RangeError` saying what to pass instead; so does

@@ -88,6 +88,13 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
    * false in-thread, where it runs them all); the workers then run regions 1 and up.
    */
   readonly callerRegion: boolean;
+  /**
+   * Whether {@link update} works on this thread: false on a browser page's main thread while worker
+   * threads run the regions (`Atomics.wait` is not allowed there: use {@link updateAsync}), true in
+   * Node, in a Web Worker and in-thread. An engine adapter, whose step is synchronous, refuses an
+   * instance with false when it is installed rather than throw inside the engine's step.
+   */
+  readonly syncUpdate: boolean;
   /** The one region on the calling thread, a plain SweepAndPrune (null otherwise: then the next two). */
   private readonly solo: SoloSweepAndPrune | null;
   /** The frames of the regions (not made for the one region on the calling thread). */
@@ -129,6 +136,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.solo = solo ? new SoloSweepAndPrune(o.dimensions, o.initialCapacity, o.validate) : null;
     if (solo) {
       this.callerRegion = false;
+      this.syncUpdate = true;
       return;
     }
     // Shared copies of the store's arrays: insert / move write straight where the regions read.
@@ -136,6 +144,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.frames = new Frames(this.store, o, shared);
     this.dispatch = new RegionDispatch(this.frames, o, this.dimensions, shared);
     this.callerRegion = this.dispatch.callerRegion;
+    this.syncUpdate = !this.dispatch.pool || !isBrowserMainThread();
   }
 
   /** Resolves once every worker has started (immediately in-thread); rejects with a worker's failure. */
@@ -305,7 +314,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
   update(): void {
     this.usable('update');
     if (this.solo) this.solo.update();
-    else if (this.dispatch.pool && isBrowserMainThread()) {
+    else if (!this.syncUpdate) {
       throw new Error(
         "ParallelSweepAndPrune.update: a browser's main thread cannot block; use `await updateAsync()`",
       );
