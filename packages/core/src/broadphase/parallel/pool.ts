@@ -502,10 +502,12 @@ export class WorkerPool {
 
   /** Node: a supervisor thread starts and watches the workers; the host talks to each through a channel. */
   private startSupervised(threads: NodeThreads, url: string | URL | undefined): void {
-    // The name in a variable: a bundler takes `new URL('<literal>', import.meta.url)` for an asset of the
-    // page and warns that it does not exist at build time; this path is Node's only.
+    // Name and base in variables: bundlers read `new URL(<name>, import.meta.url)` as an asset of the page
+    // (Vite warns that a literal one does not exist at build time; webpack makes a context of the package
+    // folder for an expression one, and warns); this path is Node's only.
     const file = './parallel-worker.js';
-    const script = url ?? new URL(file, import.meta.url);
+    const base = import.meta.url;
+    const script = url ?? new URL(file, base);
     const isUrl = typeof script !== 'string';
     const missing = missingScript(script);
     if (missing) {
