@@ -5,6 +5,7 @@
  */
 import { ParallelSweepAndPrune, type ParallelSweepAndPruneOptions, WorkerPool } from '@sieve/core/parallel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { C_READY, CONTROL_STRIDE } from '../../packages/core/src/broadphase/parallel/shared.js';
 import { parallelBuild } from './support/parallelBuild.js';
 
 /** Counts the threads started through `node:worker_threads` while `body` runs. */
@@ -311,6 +312,7 @@ describe('in a browser, a worker that fails says why', () => {
     script: (worker: {
       onmessage: ((e: unknown) => void) | null;
       onerror: ((e: unknown) => void) | null;
+      start(): void;
     }) => void,
   ): void {
     // No node:worker_threads, as in a page: the pool starts Web Workers.
@@ -322,10 +324,19 @@ describe('in a browser, a worker that fails says why', () => {
       class {
         onmessage: ((e: unknown) => void) | null = null;
         onerror: ((e: unknown) => void) | null = null;
+        private init: { control: SharedArrayBuffer; index: number } | undefined;
         constructor() {
           setTimeout(() => script(this), 0);
         }
-        postMessage(): void {}
+        postMessage(message: { type: string; control: SharedArrayBuffer; index: number }): void {
+          if (message.type === 'init') this.init = message;
+        }
+        /** What a worker that loaded does with its init message: marks itself ready, and says so. */
+        start(): void {
+          const init = this.init!;
+          Atomics.store(new Int32Array(init.control), init.index * CONTROL_STRIDE + C_READY, 1);
+          this.onmessage?.({ data: { type: 'ready', index: init.index } });
+        }
         terminate(): void {}
       },
     );
@@ -352,7 +363,7 @@ describe('in a browser, a worker that fails says why', () => {
 
   it('an error after the worker started keeps its own message, or says it came from the worker', async () => {
     fakeWebWorkers((w) => {
-      w.onmessage?.({ data: { type: 'ready' } });
+      w.start();
       w.onerror?.({});
     });
     const pool = new WorkerPool({ workers: 1 });

@@ -48,6 +48,7 @@ import {
   type BodyTableHooks,
   type Broadphase as CoreBroadphase,
   checkOptionKeys,
+  checkSyncUpdate,
   growArray,
   optionKeys,
   PairOrder,
@@ -180,12 +181,7 @@ function checkSieveInstance(value: unknown, where: string): void {
   if (value.count !== 0) {
     throw new RangeError(`${where} must be empty (count 0), got count ${String(value.count)}`);
   }
-  // A parallel broadphase on a browser page's main thread: its update() would throw inside world.step.
-  if ((value as { syncUpdate?: unknown }).syncUpdate === false) {
-    throw new RangeError(
-      `${where} cannot update synchronously on this thread (its worker threads need a blocking wait, which a browser page's main thread does not allow), and world.step is synchronous: run the world in a Web Worker, or build the broadphase with inThread: true`,
-    );
-  }
+  checkSyncUpdate(value, where, 'world.step', 'world');
 }
 
 /** Relative padding of a sphere box: far above the few ulps cannon's formula can round by. */

@@ -5,7 +5,7 @@
  * bundle holds only the broadphases its page imports. Without one the detector runs the sweep alone.
  * Throws on a bad one before anything is built or changed.
  */
-import type { Broadphase } from '@sieve/core';
+import { type Broadphase, checkSyncUpdate } from '@sieve/core';
 import type { SieveOptions } from './options.js';
 
 /** The methods of the `Broadphase` contract the detector (through core's `BodyTable`) calls. */
@@ -86,12 +86,7 @@ export function checkBroadphase(options: SieveOptions, inUse: WeakSet<object>): 
   if (bp.count !== 0) {
     throw new RangeError(`${where} must be empty (count 0), got count ${String(bp.count)}`);
   }
-  // A parallel broadphase on a browser page's main thread: its update() would throw inside Engine.update.
-  if (bp.syncUpdate === false) {
-    throw new RangeError(
-      `${where} cannot update synchronously on this thread (its worker threads need a blocking wait, which a browser page's main thread does not allow), and Engine.update is synchronous: run the engine in a Web Worker, or build the broadphase with inThread: true`,
-    );
-  }
+  checkSyncUpdate(bp, where, 'Engine.update', 'engine');
   if (inUse.has(bp)) {
     throw new Error(`${where} already serves another engine's Sieve detector (uninstallSieve it first)`);
   }

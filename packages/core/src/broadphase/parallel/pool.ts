@@ -559,16 +559,16 @@ export class WorkerPool {
       url === undefined
         ? new Worker(new URL('./parallel-worker.js', import.meta.url), { type: 'module' })
         : new Worker(url, { type: 'module' });
-    let started = false;
     worker.onmessage = (event) => {
-      if (event.data.type === 'ready') started = true;
       if (event.data.type === 'ack' || event.data.type === 'ready') this.wake();
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
       if (!this.disposed) {
         // A script that does not load fires an error event with no message (a 404, a bundler's dev
-        // server that pre-bundled the package without its worker file).
+        // server that pre-bundled the package without its worker file), before the worker marks itself
+        // ready in the control words.
+        const started = Atomics.load(this.control, w * CONTROL_STRIDE + C_READY) === 1;
         const why =
           event.message ??
           (started
