@@ -12,6 +12,7 @@ import { PairCache } from '../src/convex/pairCache.js';
 import { installSieve, uninstallSieve } from '../src/index.js';
 import { boxGround, hullPile, randomHull, rng } from './convexScenes.js';
 import { scenes } from './scenes.js';
+import { flushStockEventArrays } from './support/stockEventArrays.js';
 
 const T = CANNON.Shape.types;
 /** Dispatch keys the option takes over. */
@@ -195,6 +196,7 @@ describe('convex option: cannon sees its own equations', () => {
       const log: string[] = [];
       world.addEventListener('beginContact', () => log.push(`begin ${world.stepnumber}`));
       world.addEventListener('endContact', () => log.push(`end ${world.stepnumber}`));
+      flushStockEventArrays();
       for (let s = 0; s < 150; s++) world.step(1 / 60);
       expect(world.contacts.length).toBe(0); // justTest makes no equations
       events.push(log);

@@ -11,6 +11,7 @@ import { depth } from '../../../test/support/depth.js';
 import { installSieve, uninstallSieve } from '../src/index.js';
 import { hullPile, randomHull } from './hulls.js';
 import { scenes } from './scenes.js';
+import { flushStockEventArrays } from './support/stockEventArrays.js';
 import { resetIds, rng } from './worlds.js';
 
 const V = (x: number, y: number, z: number) => new CANNON.Vec3(x, y, z);
@@ -22,6 +23,7 @@ function record(
   sieve: boolean,
 ): { states: number[][]; events: string[] } {
   resetIds();
+  flushStockEventArrays();
   const world = build();
   if (sieve) installSieve(world);
   const events: string[] = [];

@@ -12,6 +12,7 @@ import {
   SieveBroadphase,
   uninstallSieve,
 } from '../src/index.js';
+import { flushStockEventArrays } from './support/stockEventArrays.js';
 import { floorTrimesh, mixedWorld, naiveBoxes, rng, stateOf } from './worlds.js';
 
 describe('PairCollisionMatrix', () => {
@@ -174,6 +175,7 @@ describe('installSieve / uninstallSieve', () => {
     };
     const ea = log(a);
     const eb = log(b);
+    flushStockEventArrays();
     for (let s = 0, steps = depth(100, 200); s < steps; s++) {
       a.step(1 / 60);
       b.step(1 / 60);

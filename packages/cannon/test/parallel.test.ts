@@ -12,6 +12,7 @@ import { ParallelSweepAndPrune } from '../../core/src/broadphase/parallel/index.
 import { sharedPool } from '../../core/test/broadphase/parallelWorker.js';
 import { type InstallSieveOptions, installSieve, SieveBroadphase, uninstallSieve } from '../src/index.js';
 import { gettingStarted, type Scene, scenes } from './scenes.js';
+import { flushStockEventArrays } from './support/stockEventArrays.js';
 
 const name = (b: CANNON.Body | null | undefined) => (b ? `#${b.id}` : String(b));
 
@@ -23,6 +24,7 @@ const sceneSteps = (build: () => Scene) => (build().late ? 120 : depth(60, 120))
 
 /** Steps a scene, recording every body's numbers and the contacts per step, and the events. */
 function run(build: () => Scene, steps: number, install: () => InstallSieveOptions | null): string[] {
+  flushStockEventArrays();
   const { world, late } = build();
   const out: string[] = [];
   const attach = (b: CANNON.Body) =>

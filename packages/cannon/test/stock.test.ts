@@ -19,6 +19,7 @@ import {
   uninstallSieve,
 } from '../src/index.js';
 import { gettingStarted, type Scene, scenes } from './scenes.js';
+import { flushStockEventArrays } from './support/stockEventArrays.js';
 import { resetIds, rng } from './worlds.js';
 
 interface Run {
@@ -42,17 +43,6 @@ const sceneSteps = (build: () => Scene, full: number) => (build().late ? full : 
 function midRun(build: () => Scene): [number, number, number] {
   const steps = build().late ? 200 : depth(100, 200);
   return [steps, (steps * 60) / 200, (steps * 150) / 200];
-}
-
-/**
- * cannon's `emitContactEvents` leaves the shape-contact diff in module-level arrays until the next
- * world's body diff (any world's): one step of a world listening to body contacts only empties them, so
- * one run cannot leak events into the next.
- */
-function flushStockEventArrays(): void {
-  const w = new CANNON.World();
-  w.addEventListener('beginContact', () => {});
-  w.step(1 / 60);
 }
 
 /**
