@@ -72,7 +72,7 @@ export class EndpointArena {
       this.freeCount.push(0);
     }
     const n = this.freeCount[c];
-    this.free[c] = growArray(this.free[c], n + 1);
+    if (n === this.free[c].length) this.free[c] = growArray(this.free[c], n + 1);
     this.free[c][n] = start;
     this.freeCount[c] = n + 1;
   }

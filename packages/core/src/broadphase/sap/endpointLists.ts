@@ -356,10 +356,12 @@ export abstract class SapLists extends SapRegions {
    */
   protected sweep(r: number, k: number): void {
     const t = this.arena.tokens[k];
-    this.active = growArray(this.active, this.regionLength[r] >> 1);
+    const half = this.regionLength[r] >> 1;
+    if (this.active.length < half) this.active = growArray(this.active, half);
     const active = this.active;
     // (Grown only once static boxes are listed: a world without any never touches it.)
-    if (this.fixedCount > 0) this.activeFixed = growArray(this.activeFixed, this.regionLength[r] >> 1);
+    if (this.fixedCount > 0 && this.activeFixed.length < half)
+      this.activeFixed = growArray(this.activeFixed, half);
     const activeFixed = this.activeFixed;
     const index = this.activeIndex;
     const fixed = this.fixed;

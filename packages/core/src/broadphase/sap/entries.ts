@@ -214,7 +214,8 @@ export abstract class SapEntries extends SapLists {
       }
       prev = x;
     }
-    this.freeEntries = growArray(this.freeEntries, this.freeEntryCount + 1);
+    if (this.freeEntryCount === this.freeEntries.length)
+      this.freeEntries = growArray(this.freeEntries, this.freeEntryCount + 1);
     this.freeEntries[this.freeEntryCount++] = e;
   }
 

@@ -117,7 +117,8 @@ export abstract class SapRegions extends SapState {
       this.grid.delete(x, y, z);
       this.arena.release(this.regionStart[r], this.regionClass[r]);
       this.regionStart[r] = -1;
-      this.freeRegions = growArray(this.freeRegions, this.freeRegionCount + 1);
+      if (this.freeRegionCount === this.freeRegions.length)
+        this.freeRegions = growArray(this.freeRegions, this.freeRegionCount + 1);
       this.freeRegions[this.freeRegionCount++] = r;
     }
     this.emptiedCount = 0;
