@@ -182,6 +182,10 @@ export class PairSet extends PairLists {
     this.beganTotal = 0;
     this.endedTotal = 0;
     const changes = this.changes;
+    // Each change begins or ends at most one pair: room for all of them, grown before the loop.
+    const most = 2 * this.changeCount;
+    if (this.beganPairs.length < most) this.beganPairs = growArray(this.beganPairs, most);
+    if (this.endedPairs.length < most) this.endedPairs = growArray(this.endedPairs, most);
     for (let c = 0; c < this.changeCount; c++) {
       const lo = changes[2 * c];
       const hi = changes[2 * c + 1];
@@ -190,10 +194,8 @@ export class PairSet extends PairLists {
       const s = this.state[e];
       if (s === NEW) {
         this.state[e] = STABLE;
-        this.beganPairs = growArray(this.beganPairs, 2 * this.beganTotal + 2);
         this.putHandles(this.beganPairs, this.beganTotal++, handles[lo], handles[hi]);
       } else if (s === DEAD) {
-        this.endedPairs = growArray(this.endedPairs, 2 * this.endedTotal + 2);
         this.putHandles(this.endedPairs, this.endedTotal++, handles[lo], handles[hi]);
         this.remove(e);
       } else if (s === NEW_DEAD) {

@@ -186,7 +186,8 @@ export abstract class SapEntries extends SapLists {
       this.regionLength[r] = n + 2;
       if (this.regionBulk[r] === 0) {
         this.regionBulk[r] = 1;
-        this.bulkRegions = growArray(this.bulkRegions, this.bulkCount + 1);
+        if (this.bulkCount === this.bulkRegions.length)
+          this.bulkRegions = growArray(this.bulkRegions, this.bulkCount + 1);
         this.bulkRegions[this.bulkCount++] = r;
       }
       return e;
