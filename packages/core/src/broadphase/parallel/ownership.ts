@@ -201,12 +201,14 @@ export class PairOwnership {
     const lo = Math.min(ha, hb);
     const hi = Math.max(ha, hb);
     if (began) {
-      this.began = growArray(this.began, 2 * this.beganCount + 2);
+      if (2 * this.beganCount + 2 > this.began.length)
+        this.began = growArray(this.began, 2 * this.beganCount + 2);
       this.began[2 * this.beganCount] = lo;
       this.began[2 * this.beganCount + 1] = hi;
       this.beganCount++;
     } else {
-      this.ended = growArray(this.ended, 2 * this.endedCount + 2);
+      if (2 * this.endedCount + 2 > this.ended.length)
+        this.ended = growArray(this.ended, 2 * this.endedCount + 2);
       this.ended[2 * this.endedCount] = lo;
       this.ended[2 * this.endedCount + 1] = hi;
       this.endedCount++;
