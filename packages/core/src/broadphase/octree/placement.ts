@@ -527,7 +527,8 @@ export abstract class OctreePlacement extends OctreeStore {
       this.own[c] = 0;
     }
     this.liveNodes -= F;
-    this.freeBlocks = growArray(this.freeBlocks, this.freeBlockCount + 1);
+    if (this.freeBlockCount === this.freeBlocks.length)
+      this.freeBlocks = growArray(this.freeBlocks, this.freeBlockCount + 1);
     this.freeBlocks[this.freeBlockCount++] = first;
   }
 }

@@ -49,7 +49,8 @@ export class SegmentPool {
   /** Gives a segment back. */
   release(start: number, size: number): void {
     const k = 31 - Math.clz32(size);
-    this.free[k] = growArray(this.free[k], this.freeCount[k] + 1);
+    if (this.freeCount[k] === this.free[k].length)
+      this.free[k] = growArray(this.free[k], this.freeCount[k] + 1);
     this.free[k][this.freeCount[k]++] = start;
   }
 
