@@ -66,7 +66,7 @@ describe('three-fps in headless Chromium', () => {
   beforeAll(async () => {
     if (!existsSync(executablePath))
       throw new Error(`${executablePath} not found: install Debian's chromium (apt-get install chromium)`);
-    // Build the page exactly as `pnpm start` does (Vite 7 from this package).
+    // Build the page exactly as `pnpm start` does (Vite 8 from this package).
     execFileSync(
       process.execPath,
       [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
