@@ -12,6 +12,7 @@
  * multiway merges), with no shared pair table and no lock.
  */
 import { growArray } from '../../growArray.js';
+import { copyRange } from './copyRange.js';
 import {
   H_PAIRS,
   M_BEGAN,
@@ -134,9 +135,9 @@ export class RangeMerger {
     out[M_BEGAN] = keptB;
     out[M_ENDED] = keptE;
     if (M_DATA + 2 * (np + keptB + keptE) > out.length) return false;
-    out.set(P.subarray(0, 2 * np), M_DATA);
-    out.set(B.subarray(0, 2 * keptB), M_DATA + 2 * np);
-    out.set(E.subarray(0, 2 * keptE), M_DATA + 2 * (np + keptB));
+    copyRange(out, M_DATA, P, 0, 2 * np);
+    copyRange(out, M_DATA + 2 * np, B, 0, 2 * keptB);
+    copyRange(out, M_DATA + 2 * (np + keptB), E, 0, 2 * keptE);
     return true;
   }
 

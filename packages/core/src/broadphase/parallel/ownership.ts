@@ -23,6 +23,7 @@
 import { growArray } from '../../growArray.js';
 import { SLOT_MASK } from '../proxies.js';
 import { sortPairs } from '../sortPairs.js';
+import { copyRange } from './copyRange.js';
 
 /** Whether region `r` of a layout (`regions`, 2·d numbers a region) is all of space. */
 export function coversAll(regions: Float64Array, r: number, d: number): boolean {
@@ -90,7 +91,14 @@ export class PairOwnership {
     const everything = coversAll(regions, this.region, this.dimensions);
     this.beganCount = 0;
     this.endedCount = 0;
-    if (everything && this.previousAll) {
+    // Room for every change before the emits: a pair begins at most once per current pair (or per
+    // began pair of the region), and ends at most once per last-frame or current pair (or ended pair).
+    const fast = everything && this.previousAll;
+    const mostBegan = 2 * (fast ? nb : n);
+    const mostEnded = 2 * (fast ? ne : this.previousCount + n);
+    if (this.began.length < mostBegan) this.began = growArray(this.began, mostBegan);
+    if (this.ended.length < mostEnded) this.ended = growArray(this.ended, mostEnded);
+    if (fast) {
       for (let i = 0; i < nb; i++) this.emit(true, began[2 * i], began[2 * i + 1]);
       for (let i = 0; i < ne; i++) this.emit(false, ended[2 * i], ended[2 * i + 1]);
     } else {
@@ -98,8 +106,8 @@ export class PairOwnership {
       this.walk(pairs, n, everything);
     }
     // This frame's list becomes the last frame's.
-    this.previous = growArray(this.previous, 2 * n);
-    this.previous.set(pairs.subarray(0, 2 * n));
+    if (this.previous.length < 2 * n) this.previous = growArray(this.previous, 2 * n);
+    copyRange(this.previous, 0, pairs, 0, 2 * n);
     this.previousCount = n;
     this.previousAll = everything;
     if (this.beganCount > 1) sortPairs(this.began, this.beganCount);
@@ -200,15 +208,12 @@ export class PairOwnership {
     const hb = this.handles[this.globalOf[b & SLOT_MASK]];
     const lo = Math.min(ha, hb);
     const hi = Math.max(ha, hb);
+    // The lists have room: update() sized them for every change.
     if (began) {
-      if (2 * this.beganCount + 2 > this.began.length)
-        this.began = growArray(this.began, 2 * this.beganCount + 2);
       this.began[2 * this.beganCount] = lo;
       this.began[2 * this.beganCount + 1] = hi;
       this.beganCount++;
     } else {
-      if (2 * this.endedCount + 2 > this.ended.length)
-        this.ended = growArray(this.ended, 2 * this.endedCount + 2);
       this.ended[2 * this.endedCount] = lo;
       this.ended[2 * this.endedCount + 1] = hi;
       this.endedCount++;

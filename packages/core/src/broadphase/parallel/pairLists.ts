@@ -9,6 +9,7 @@
  */
 import { growArray } from '../../growArray.js';
 import { PairLists } from '../pairLists.js';
+import { copyRange } from './copyRange.js';
 import { M_BEGAN, M_DATA, M_ENDED, M_PAIRS, makeBuffer } from './shared.js';
 
 /** Sorted pairs, began and ended, as the contract reports them; filled from the merge outputs. */
@@ -48,7 +49,6 @@ export class MergedPairs extends PairLists {
     let p = 0;
     let b = 0;
     let e = 0;
-    // Copied entry by entry: a `subarray` per range would allocate three views a region a frame.
     for (let r = 0; r < merged.length; r++) {
       const m = merged[r];
       const mp = 2 * m[M_PAIRS];
@@ -90,9 +90,4 @@ export class MergedPairs extends PairLists {
       }
     }
   }
-}
-
-/** Copies `n` entries of `from`, starting at `at`, into `to` from `toAt`. */
-function copyRange(to: Int32Array, toAt: number, from: Int32Array, at: number, n: number): void {
-  for (let i = 0; i < n; i++) to[toAt + i] = from[at + i];
 }

@@ -29,6 +29,7 @@ import { SweepAndPrune } from '../sap/index.js';
 import { sortPairs } from '../sortPairs.js';
 import type { Dimensions } from '../types.js';
 import { ChangeList, type ClassifyViews, classifyChunks, classifyListed, regionBits } from './classify.js';
+import { copyRange } from './copyRange.js';
 import { RangeMerger } from './merge.js';
 import { coversAll, PairOwnership } from './ownership.js';
 import {
@@ -691,8 +692,8 @@ export class RegionRunner {
     out[OUT_BEGAN] = nb;
     out[OUT_ENDED] = ne;
     if (OUT_PAIRS + 2 * (nb + ne) > out.length) return false;
-    out.set(owned.began.subarray(0, 2 * nb), OUT_PAIRS);
-    out.set(owned.ended.subarray(0, 2 * ne), OUT_PAIRS + 2 * nb);
+    copyRange(out, OUT_PAIRS, owned.began, 0, 2 * nb);
+    copyRange(out, OUT_PAIRS + 2 * nb, owned.ended, 0, 2 * ne);
     return true;
   }
 }
