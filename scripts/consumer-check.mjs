@@ -7,17 +7,19 @@
  * ships: it leaves `workspace:` ranges as written), checks each tarball's contents (LICENSE, README.md, every `exports` target), installs the
  * tarballs with npm into a throw-away project in a temp folder together with cannon-es 0.20.0,
  * matter-js 0.20.0, @types/matter-js and pixi.js, then for each TypeScript version (by default 5.0,
- * the oldest the packages support, and the newest 5.x: what both accept, the versions between accept
- * too) type-checks scripts/consumer/api.ts, api.cts, an import of every `exports`
+ * the oldest the packages support, the newest 5.x — what both accept, the versions between accept
+ * too — and 7, the native compiler, what `npm install typescript` gives today) type-checks
+ * scripts/consumer/api.ts, api.cts, an import of every `exports`
  * subpath (ESM, and CommonJS where built) and every ```ts block of the packages' READMEs with
  * `skipLibCheck: false`, in `nodenext` and in `bundler` resolution (and, with the newest TypeScript
- * only, api-pixi.ts: pixi.js 8's own declarations need TypeScript 5.7+; and every entry point in `node10`
- * resolution, TypeScript's default for a CommonJS project, which reads `typesVersions`). Meanwhile
+ * only, api-pixi.ts: pixi.js 8's own declarations need TypeScript 5.7+; and, with the newest 5.x, every
+ * entry point in `node10` resolution, TypeScript's default for a CommonJS project before 6, which reads
+ * `typesVersions`). Meanwhile
  * it runs the README examples (compiled with the newest TypeScript) and an ESM and a CommonJS smoke test
  * of each package with Node, and bundles the default pages from the tarballs against the size test's
  * limits (test/bundle/tarballs.ts).
  *
- * Usage: node scripts/consumer-check.mjs [--keep] [--ts 5.0,5]
+ * Usage: node scripts/consumer-check.mjs [--keep] [--ts 5.0,5,7]
  * README fences: ```ts is checked and run, ```ts check-only is only type-checked (browser code), any
  * other fence is skipped.
  */
@@ -37,6 +39,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { downlevel } from './downlevel-dts.mjs';
+import { tsc } from './tsc.mjs';
 
 const execFile = promisify(execFileCb);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -54,7 +57,9 @@ const ENGINES = {
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const tsAt = args.indexOf('--ts');
-const tsVersions = tsAt >= 0 ? args[tsAt + 1].split(',') : ['5.0', '5'];
+const tsVersions = tsAt >= 0 ? args[tsAt + 1].split(',') : ['5.0', '5', '7'];
+/** The newest of the versions checked that still resolves `node10` (removed in TypeScript 6). */
+const node10Version = [...tsVersions].reverse().find((v) => Number(v.split('.')[0]) < 6);
 const started = Date.now();
 const log = (msg) => console.log(`[consumer ${((Date.now() - started) / 1000).toFixed(0)}s] ${msg}`);
 
@@ -76,26 +81,62 @@ function exportTargets(exp, out = []) {
   return out;
 }
 
+/** The workspace's own TypeScript packages: 5.9 (the build's) and 7 (the type checks', scripts/tsc.mjs). */
+const WORKSPACE_TYPESCRIPT = [join(root, 'node_modules', 'typescript'), join(tsc, '..', '..')];
+
+/** The version of the package in `dir`. */
+function packageVersion(dir) {
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+}
+
+/** Whether `version` (x.y.z) is what the range `wanted` (`x`, `x.y` or `x.y.z`) asks for. */
+function versionMatches(version, wanted) {
+  const have = version.split('.');
+  return wanted.split('.').every((part, i) => part === have[i]);
+}
+
 /**
- * Declarations of third-party packages that DefinitelyTyped no longer supports on TypeScript before 5.5
- * (its window is two years): `@types/three` 0.181 and the `@webgpu/types` it pulls in fail to compile there
- * for every user, with or without Sieve. On those versions, a check whose every error lies in one of these
- * folders passes (Sieve's own declarations are still checked with `skipLibCheck: false`); any error in
- * another file fails it. Returns a note naming the folders, or '' when the check must fail.
+ * Third-party declarations that fail to compile with `skipLibCheck: false` for every user of some
+ * TypeScript versions, with or without Sieve (`import 'three'` alone shows them):
+ * - before 5.5, `@types/three` 0.181 and the `@webgpu/types` it pulls in, which DefinitelyTyped no longer
+ *   supports there (its window is two years);
+ * - from 6 on, `@webgpu/types` (which `@types/three` references) against the WebGPU declarations that
+ *   TypeScript's own DOM library now has: the same interfaces declared twice.
+ * On those versions, a check whose every error lies in one of these files passes (Sieve's own
+ * declarations are still checked with `skipLibCheck: false`); any error in another file fails it. Returns
+ * a note naming the files, or '' when the check must fail.
  */
-const THIRD_PARTY_TYPES = ['node_modules/@types/three/', 'node_modules/@webgpu/types/'];
+const THIRD_PARTY_TYPES = [
+  {
+    applies: (major, minor) => major < 5 || (major === 5 && minor < 5),
+    files: {
+      '@types/three': /^node_modules\/@types\/three\//,
+      '@webgpu/types': /^node_modules\/@webgpu\/types\//,
+    },
+    why: 'which need TypeScript 5.5+',
+  },
+  {
+    applies: (major) => major >= 6,
+    files: {
+      '@webgpu/types': /^node_modules\/@webgpu\/types\//,
+      "TypeScript's lib.dom.d.ts": /(?:^|\/)lib\.dom\.d\.ts\(/,
+    },
+    why: "the WebGPU types that @types/three pulls in, declared again in TypeScript's DOM library from 6 on",
+  },
+];
 function thirdPartyOnly(output, version) {
   const [major, minor] = version.split('.').map(Number);
-  if (major > 5 || (major === 5 && minor >= 5)) return '';
+  const rule = THIRD_PARTY_TYPES.find((r) => r.applies(major, minor));
+  if (!rule) return '';
   const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
   if (errors.length === 0) return '';
   const where = new Set();
   for (const line of errors) {
-    const folder = THIRD_PARTY_TYPES.find((f) => line.startsWith(f));
-    if (!folder) return '';
-    where.add(folder.slice('node_modules/'.length, -1));
+    const name = Object.keys(rule.files).find((n) => rule.files[n].test(line));
+    if (!name) return '';
+    where.add(name);
   }
-  return `${errors.length} errors inside ${[...where].join(' and ')}, which need TypeScript 5.5+`;
+  return `${errors.length} errors inside ${[...where].join(' and ')}, ${rule.why}`;
 }
 
 /** The ```ts blocks of a README: { code, run } per block (`ts check-only` blocks are not run). */
@@ -170,13 +211,21 @@ async function main() {
     project,
     'npm install (consumer project engines)',
   );
+  // Each TypeScript version's package folder: the workspace's own copy where its version is the one
+  // asked for (`5` is 5.9.3, the last 5.x, and `7` the pinned 7.x: installing them again took 10+ CPU-s
+  // for the same files), else a fresh install.
   const tsDirs = {};
   const tsInstalls = [];
   for (const v of tsVersions) {
+    const own = WORKSPACE_TYPESCRIPT.find((dir) => versionMatches(packageVersion(dir), v));
+    if (own) {
+      tsDirs[v] = own;
+      continue;
+    }
     const dir = join(temp, 'typescript', v);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{"private":true}');
-    tsDirs[v] = dir;
+    tsDirs[v] = join(dir, 'node_modules', 'typescript');
     tsInstalls.push(
       run('npm', ['install', ...npmArgs, `typescript@${v}`], dir, `npm install typescript@${v}`),
     );
@@ -349,14 +398,15 @@ async function main() {
       emitted = resolve;
     });
     for (const v of [...tsVersions].reverse()) {
-      const tsc = join(tsDirs[v], 'node_modules', 'typescript', 'bin', 'tsc');
-      const version = JSON.parse(
-        readFileSync(join(tsDirs[v], 'node_modules', 'typescript', 'package.json'), 'utf8'),
-      ).version;
+      const compiler = join(tsDirs[v], 'bin', 'tsc');
+      const version = packageVersion(tsDirs[v]);
       const newestVersion = v === tsVersions[tsVersions.length - 1];
-      for (const resolution of ['nodenext', ...(newestVersion ? ['bundler-newest', 'node10'] : ['bundler'])])
+      const resolutions = ['nodenext', newestVersion ? 'bundler-newest' : 'bundler'];
+      // node10 is gone from TypeScript 6 on: checked with the newest version that still has it.
+      if (v === node10Version) resolutions.push('node10');
+      for (const resolution of resolutions)
         checks.push({
-          tsc,
+          tsc: compiler,
           version,
           resolution,
           config: newestVersion && resolution === 'nodenext' ? 'nodenext-emit' : resolution,
@@ -367,7 +417,9 @@ async function main() {
         try {
           await run(
             process.execPath,
-            [c.tsc, '-p', `tsconfig.${c.config}.json`],
+            // Plain diagnostics (file(line,col): error …) from every version: TypeScript 7 colours them
+            // even into a pipe.
+            [c.tsc, '-p', `tsconfig.${c.config}.json`, '--pretty', 'false'],
             project,
             `tsc ${c.version}`,
           );

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsc } from './tsc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, '.doc-examples');
@@ -177,7 +178,6 @@ function main() {
       2,
     ),
   );
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   let failed = false;
   try {
     execFileSync(process.execPath, [tsc, '-p', join(out, 'tsconfig.json')], {
