@@ -19,7 +19,10 @@
  * `--sizes=100000`, `--scenes=coherent`, `--frames=60`, `--no-diagnosis` and `--out=<file.json>` (the
  * rows and the machine, for `--chart-from` on the machine that keeps the results) shape a run on
  * another machine; `--rebalance-at=1.1` and `--two-phase=never` set those options of the broadphase,
- * `--spin-us=20` how long its threads spin at a barrier before they sleep.
+ * `--spin-us=20` how long its threads spin at a barrier before they sleep. After the rotation, the
+ * head-to-head: SweepAndPrune and 2 workers alone, in turn, at the largest size (the two-worker ratio
+ * with no other contestant's frame between theirs; `headToHead` in the JSON); `--head-to-head` runs
+ * only that, and writes nothing.
  *
  * `×N` is N regions on N threads: N − 1 workers and the calling thread, which runs region 0 while it
  * waits — `×1` is the calling thread alone, a plain SweepAndPrune underneath (no worker), and
@@ -269,6 +272,59 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
   return rows;
 }
 
+/** {@link runHeadToHead}'s result. */
+export interface HeadToHead {
+  scene: 'coherent';
+  n: number;
+  workers: number;
+  /** Median wall-clock milliseconds a frame (`moveMany` + `update()`). */
+  sweepAndPruneMs: number;
+  /** Median wall-clock milliseconds a frame (`markAllMoved()` + `update()`, bounds written untimed). */
+  parallelMs: number;
+  /** `sweepAndPruneMs / parallelMs`. */
+  ratio: number;
+  missed: number;
+  extra: number;
+}
+
+/**
+ * SweepAndPrune against the parallel broadphase on `workers` threads, the two alone, frame by frame in
+ * turn on the coherent scene: the ratio of the two-worker target, with no other contestant's frame
+ * (Rapier's, the other pools') between theirs. In {@link runParallel}'s rotation, five other frames
+ * come between two of the same contestant's, which leaves every contestant's data out of the caches
+ * and its threads asleep: the ratio there is that of a frame that starts cold.
+ */
+export async function runHeadToHead(o: ParallelOptions, n: number, workers: number): Promise<HeadToHead> {
+  const made = makeScene({ n, seed: 42 });
+  const mirrors: Array<(bounds: Float64Array) => void> = [];
+  const scene: Scene = {
+    ...made,
+    step() {
+      made.step();
+      for (const m of mirrors) m(made.bounds);
+    },
+  };
+  const contestants = [
+    sieveByBody(SEQ, () => new SweepAndPrune({ dimensions: 3 }), true),
+    parallelContestant({ workers }, true, [], {}, [], o, true, mirrors),
+  ];
+  const r = await alternate(scene, contestants, o, [false, true]);
+  const result: HeadToHead = {
+    scene: 'coherent',
+    n,
+    workers,
+    sweepAndPruneMs: r.ms[0],
+    parallelMs: r.ms[1],
+    ratio: r.ms[0] / r.ms[1],
+    missed: r.missed[1],
+    extra: r.extra[1],
+  };
+  o.log(
+    `head to head, coherent N=${n}: SweepAndPrune ${result.sweepAndPruneMs.toFixed(2)} ms, ×${workers} ${result.parallelMs.toFixed(2)} ms: ${result.ratio.toFixed(2)}× (the two alone, in turn)  missed ${result.missed} extra ${result.extra}`,
+  );
+  return result;
+}
+
 /** Adds the last update's phase durations (see {@link ParallelRow.phases}) to `into`. */
 function tracePhases(bp: ParallelSweepAndPrune, into: Record<string, number[]>): void {
   const { pool, regions, stride } = bp.stepTrace();
@@ -404,6 +460,7 @@ export function writeParallelResults(
   diagnosis: Array<Record<string, number | string>>,
   quick: boolean,
   origin: ResultsOrigin = {},
+  headToHead: HeadToHead[] = [],
 ): void {
   const name = origin.name ?? 'broadphase-parallel';
   const summary = parallelSummary(rows);
@@ -464,6 +521,7 @@ export function writeParallelResults(
     quick,
     rows,
     speedUps: summary,
+    ...(headToHead.length > 0 ? { headToHead } : {}),
     denseDiagnosis: diagnosis,
   });
   console.log('\nSpeed-ups (same run):');
@@ -508,7 +566,13 @@ if (import.meta.url === `file://${process.argv[1]}` && chartFrom) {
   if (argument('two-phase')) o.twoPhase = argument('two-phase') as ParallelOptions['twoPhase'];
   if (argument('spin-us')) o.spinUs = Number(argument('spin-us'));
   const onlyDiagnosis = process.argv.includes('--diagnosis');
+  if (process.argv.includes('--head-to-head')) {
+    // Only the two-worker ratio (nothing written).
+    await runHeadToHead(o, Math.max(...o.sizes), 2);
+    process.exit(0);
+  }
   const rows = onlyDiagnosis ? [] : await runParallel(o);
+  const headToHead = onlyDiagnosis ? [] : [await runHeadToHead(o, Math.max(...o.sizes), 2)];
   const out = argument('out');
   if (out) {
     // Rows for `--chart-from` on the machine that keeps the results.
@@ -519,8 +583,8 @@ if (import.meta.url === `file://${process.argv[1]}` && chartFrom) {
     console.log('\nDense scene: SweepAndPrune against cannon-es SAPBroadphase at 20 000');
     // cannon-es takes ~0.4 s of CPU a frame at 20 000: fewer frames (CPU-time medians are steady).
     const diagnosis = await runDenseDiagnosis(quick ? 5000 : 20000, { ...o, frames: 20, warmup: 3 });
-    if (!onlyDiagnosis && !out) writeParallelResults(rows, diagnosis, quick);
-  } else if (!out) writeParallelResults(rows, [], quick);
+    if (!onlyDiagnosis && !out) writeParallelResults(rows, diagnosis, quick, {}, headToHead);
+  } else if (!out) writeParallelResults(rows, [], quick, {}, headToHead);
 }
 
 /** Charts in a grid on one page (sizes read from each chart's root tag, fractional ones included). */

@@ -10,7 +10,7 @@ import { writeJson, writeText } from '../lib/results.js';
 import { ratio } from '../lib/stats.js';
 import { lineChart, seriesBy, svgPage } from '../lib/svg.js';
 import { runCoherent } from './coherent.js';
-import { runDenseDiagnosis, runParallel, writeParallelResults } from './parallel.js';
+import { runDenseDiagnosis, runHeadToHead, runParallel, writeParallelResults } from './parallel.js';
 import { runScenarios, writeScenarioResults } from './scenarios.js';
 import { runTilemap, writeTilemapResults } from './tilemap.js';
 
@@ -87,7 +87,8 @@ async function parallelPart(): Promise<void> {
     ? { sizes: [5000, 20000], frames: 20, warmup: 5, budgetSeconds: 10, log }
     : { sizes: [20000, 100000], frames: 60, warmup: 10, budgetSeconds: 40, log };
   const rows = await runParallel(o);
+  const headToHead = [await runHeadToHead(o, Math.max(...o.sizes), 2)];
   console.log('\nDense scene: SweepAndPrune against cannon-es SAPBroadphase');
   const diagnosis = await runDenseDiagnosis(quick ? 5000 : 20000, { ...o, frames: 20, warmup: 3 });
-  writeParallelResults(rows, diagnosis, quick);
+  writeParallelResults(rows, diagnosis, quick, {}, headToHead);
 }
