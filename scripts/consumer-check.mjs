@@ -39,7 +39,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { downlevel } from './downlevel-dts.mjs';
-import { tsc } from './tsc.mjs';
+import { typescript7 } from './tsc.mjs';
 
 const execFile = promisify(execFileCb);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -82,7 +82,7 @@ function exportTargets(exp, out = []) {
 }
 
 /** The workspace's own TypeScript packages: 5.9 (the build's) and 7 (the type checks', scripts/tsc.mjs). */
-const WORKSPACE_TYPESCRIPT = [join(root, 'node_modules', 'typescript'), join(tsc, '..', '..')];
+const WORKSPACE_TYPESCRIPT = [join(root, 'node_modules', 'typescript'), typescript7];
 
 /** The version of the package in `dir`. */
 function packageVersion(dir) {

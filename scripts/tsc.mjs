@@ -9,5 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** The folder of the TypeScript 7 package. */
+export const typescript7 = join(root, 'node_modules', 'typescript-7');
+
 /** The `tsc` script of TypeScript 7: run it with Node (`node <tsc> -p …`). */
-export const tsc = join(root, 'node_modules', 'typescript-7', 'bin', 'tsc');
+export const tsc = join(typescript7, 'bin', 'tsc');

@@ -206,16 +206,9 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
   const rows: ParallelRow[] = [];
   for (const kind of o.scenes ?? (['coherent', 'dense'] as const)) {
     for (const n of o.sizes) {
-      const made: Scene = kind === 'coherent' ? makeScene({ n, seed: 42 }) : makeDenseScene({ n, seed: 42 });
-      // The scene writes its bounds for the directly fed contestants too, as it computes them.
-      const mirrors: Array<(bounds: Float64Array) => void> = [];
-      const scene: Scene = {
-        ...made,
-        step() {
-          made.step();
-          for (const m of mirrors) m(made.bounds);
-        },
-      };
+      const { scene, mirrors } = mirrored(
+        kind === 'coherent' ? makeScene({ n, seed: 42 }) : makeDenseScene({ n, seed: 42 }),
+      );
       const bulk = kind === 'coherent';
       const slowest = specs.map(() => [] as number[]);
       const phases = specs.map(() => ({}) as Record<string, number[]>);
@@ -272,6 +265,22 @@ export async function runParallel(o: ParallelOptions): Promise<ParallelRow[]> {
   return rows;
 }
 
+/**
+ * The scene, stepped so that it also writes its bounds, as it computes them, through every function put
+ * in `mirrors` (the directly fed parallel contestants' shared arrays; untimed, like its own bounds).
+ */
+function mirrored(made: Scene): { scene: Scene; mirrors: Array<(bounds: Float64Array) => void> } {
+  const mirrors: Array<(bounds: Float64Array) => void> = [];
+  const scene: Scene = {
+    ...made,
+    step() {
+      made.step();
+      for (const m of mirrors) m(made.bounds);
+    },
+  };
+  return { scene, mirrors };
+}
+
 /** {@link runHeadToHead}'s result. */
 export interface HeadToHead {
   scene: 'coherent';
@@ -289,21 +298,14 @@ export interface HeadToHead {
 
 /**
  * SweepAndPrune against the parallel broadphase on `workers` threads, the two alone, frame by frame in
- * turn on the coherent scene: the ratio of the two-worker target, with no other contestant's frame
+ * turn on the coherent scene at the largest of `o.sizes`: the ratio of the two-worker target, with no other contestant's frame
  * (Rapier's, the other pools') between theirs. In {@link runParallel}'s rotation, five other frames
  * come between two of the same contestant's, which leaves every contestant's data out of the caches
  * and its threads asleep: the ratio there is that of a frame that starts cold.
  */
-export async function runHeadToHead(o: ParallelOptions, n: number, workers: number): Promise<HeadToHead> {
-  const made = makeScene({ n, seed: 42 });
-  const mirrors: Array<(bounds: Float64Array) => void> = [];
-  const scene: Scene = {
-    ...made,
-    step() {
-      made.step();
-      for (const m of mirrors) m(made.bounds);
-    },
-  };
+export async function runHeadToHead(o: ParallelOptions, workers = 2): Promise<HeadToHead> {
+  const n = Math.max(...o.sizes);
+  const { scene, mirrors } = mirrored(makeScene({ n, seed: 42 }));
   const contestants = [
     sieveByBody(SEQ, () => new SweepAndPrune({ dimensions: 3 }), true),
     parallelContestant({ workers }, true, [], {}, [], o, true, mirrors),
@@ -568,11 +570,11 @@ if (import.meta.url === `file://${process.argv[1]}` && chartFrom) {
   const onlyDiagnosis = process.argv.includes('--diagnosis');
   if (process.argv.includes('--head-to-head')) {
     // Only the two-worker ratio (nothing written).
-    await runHeadToHead(o, Math.max(...o.sizes), 2);
+    await runHeadToHead(o);
     process.exit(0);
   }
   const rows = onlyDiagnosis ? [] : await runParallel(o);
-  const headToHead = onlyDiagnosis ? [] : [await runHeadToHead(o, Math.max(...o.sizes), 2)];
+  const headToHead = onlyDiagnosis ? [] : [await runHeadToHead(o)];
   const out = argument('out');
   if (out) {
     // Rows for `--chart-from` on the machine that keeps the results.

@@ -87,7 +87,7 @@ async function parallelPart(): Promise<void> {
     ? { sizes: [5000, 20000], frames: 20, warmup: 5, budgetSeconds: 10, log }
     : { sizes: [20000, 100000], frames: 60, warmup: 10, budgetSeconds: 40, log };
   const rows = await runParallel(o);
-  const headToHead = [await runHeadToHead(o, Math.max(...o.sizes), 2)];
+  const headToHead = [await runHeadToHead(o)];
   console.log('\nDense scene: SweepAndPrune against cannon-es SAPBroadphase');
   const diagnosis = await runDenseDiagnosis(quick ? 5000 : 20000, { ...o, frames: 20, warmup: 3 });
   writeParallelResults(rows, diagnosis, quick, {}, headToHead);
