@@ -246,6 +246,34 @@ async function advanceAndDraw(page: Page, n: number) {
   return { hook, texts };
 }
 
+/**
+ * Thrusts for about 12 steps: ↑ goes down as a real key, and the page lets it go (a `keyup` on the window,
+ * which is what the game listens to) 12 steps after the ship first gains upward speed, at most 20 s later.
+ * Held from the test process instead, the key's steps are not bounded on a busy machine: the game runs on
+ * while the test waits its turn, and a ship thrusting too long reaches the asteroid in front of it.
+ */
+async function thrustUp(page: Page) {
+  await page.keyboard.down('ArrowUp');
+  await page.evaluate(async () => {
+    const a = window.__arcade as ArcadeHook;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the ship did not thrust within 20 s')), 20_000);
+      let until = -1;
+      const check = () => {
+        if (until < 0 && a.ship.vy < -0.1) until = a.steps + 12;
+        if (until >= 0 && a.steps >= until) {
+          window.dispatchEvent(new KeyboardEvent('keyup', { code: 'ArrowUp' }));
+          clearTimeout(timer);
+          resolve();
+        } else requestAnimationFrame(check);
+      };
+      check();
+    });
+  });
+  await page.keyboard.up('ArrowUp');
+  return hook(page);
+}
+
 describe('arcade game in headless Chromium', () => {
   let context: BrowserContext | undefined;
   let server: Server | undefined;
@@ -310,10 +338,7 @@ describe('arcade game in headless Chromium', () => {
     expect(later.frame).toBeGreaterThanOrEqual(start.frame + 10);
 
     // Thrust: the ship faces up, so it gains upward speed and moves up.
-    await page.keyboard.down('ArrowUp');
-    await advance(page, 12);
-    await page.keyboard.up('ArrowUp');
-    const thrusted = await hook(page);
+    const thrusted = await thrustUp(page);
     expect(thrusted.ship.vy).toBeLessThan(-0.5);
     expect(thrusted.ship.y).toBeLessThan(start.ship.y - 2);
 
@@ -527,10 +552,7 @@ describe('arcade game in headless Chromium', () => {
     expect(start.bodies).toBeGreaterThan(1500);
 
     // The game runs: steps advance, thrust moves the ship up, a shot scores.
-    await page.keyboard.down('ArrowUp');
-    await advance(page, 12);
-    await page.keyboard.up('ArrowUp');
-    const thrusted = await hook(page);
+    const thrusted = await thrustUp(page);
     expect(thrusted.ship.vy).toBeLessThan(-0.5);
     expect(thrusted.ship.y).toBeLessThan(start.ship.y - 2);
     await page.keyboard.down('Space');
