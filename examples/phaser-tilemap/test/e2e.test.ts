@@ -165,10 +165,11 @@ describe('Phaser tilemap platformer in headless Chromium', () => {
         return { mode: t.mode, steps: t.steps, player: t.player() };
       });
     expect((await hook()).mode).toBe('sieve');
+    // Phaser reads the keys in its own frame loop: on a busy machine a key press takes frames to be seen.
     await page.keyboard.press('KeyS');
-    await page.waitForFunction(() => window.__tilemap?.mode === 'stock', undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => window.__tilemap?.mode === 'stock', undefined, { timeout: 60_000 });
     await page.keyboard.press('KeyS');
-    await page.waitForFunction(() => window.__tilemap?.mode === 'sieve', undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => window.__tilemap?.mode === 'sieve', undefined, { timeout: 60_000 });
     const before = await hook();
     // The player runs right while the key is held.
     await page.keyboard.down('ArrowRight');
