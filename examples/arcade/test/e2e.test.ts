@@ -571,24 +571,21 @@ describe('arcade game in headless Chromium', () => {
       undefined,
       { timeout: 20_000 },
     );
-    // Drawn once the window holds measured frames of every row: a world that changes size (a shot
-    // destroying debris) starts a new segment, whose window starts empty.
-    const medianOf = (texts: string[], row: string) => Number(words(texts, row)[row.split(' ').length + 1]);
+    // Each row's median (the word after its label and its last value), read once every row has one:
+    // the rows are filled by the physics worker's snapshots, so a busy machine may take more frames.
     const rows = ['broadphase', 'worker 1', 'worker 2'];
+    const medianOf = (texts: string[], row: string) => Number(words(texts, row)[row.split(' ').length + 1]);
     let text: string[] = [];
     for (let tries = 0; tries < 10; tries++) {
       text = (await advanceAndDraw(page, 30)).texts;
       if (rows.every((row) => medianOf(text, row) > 0)) break;
     }
-    for (const row of ['worker 1', 'worker 2']) {
-      const w = words(text, row);
-      expect(Number(w[3]), `${row}: ${w.join(' ')}`).toBeGreaterThan(0); // median ms
+    for (const row of rows) {
+      expect(
+        medianOf(text, row),
+        `${row}: ${words(text, row).join(' ')} in ${JSON.stringify(text)}`,
+      ).toBeGreaterThan(0);
     }
-    const broadphaseRow = words(text, 'broadphase');
-    expect(
-      Number(broadphaseRow[2]),
-      `broadphase: ${broadphaseRow.join(' ')} in ${JSON.stringify(text)}`,
-    ).toBeGreaterThan(0);
     const data = (await page.evaluate(() =>
       JSON.parse(window.__arcade!.overlay.exportFrames()),
     )) as OverlayExport;
