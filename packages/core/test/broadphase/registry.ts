@@ -17,6 +17,18 @@ export interface BroadphaseEntry {
   create: (options: BroadphaseOptions) => Broadphase;
 }
 
+/**
+ * Has a SweepAndPrune run the passes of its busy updates in WebAssembly from its first box (not only
+ * from 256), with room for `records` swap records a call (fewer make kernel calls stop and
+ * resume). Internal knobs, set the way the tests reach them.
+ */
+export function kernelFromFirstBox<T extends SweepAndPrune>(bp: T, records = 1024): T {
+  const knobs = bp as unknown as { kernelFrom: number; kernelCapacity: number };
+  knobs.kernelFrom = 0;
+  knobs.kernelCapacity = records;
+  return bp;
+}
+
 export const BROADPHASES: BroadphaseEntry[] = [
   // Default options: one region until 256 boxes (most suite scenes), then an automatic grid.
   { name: 'SweepAndPrune', create: (o) => new SweepAndPrune({ validate: true, ...o }) },
@@ -75,6 +87,27 @@ export const BROADPHASES: BroadphaseEntry[] = [
   {
     name: 'SweepAndPrune (cells of 1e6)',
     create: (o) => new SweepAndPrune({ validate: true, ...o, cellSize: 1e6, passShare: 0 }),
+  },
+  // The passes of busy updates in WebAssembly (kernel.ts) from the first box; then with small cells
+  // (crossings during the passes), passes for every batch and record buffers so short that kernel
+  // calls stop and resume.
+  {
+    name: 'SweepAndPrune (WebAssembly passes)',
+    create: (o) => kernelFromFirstBox(new SweepAndPrune({ validate: true, ...o })),
+  },
+  {
+    name: 'SweepAndPrune (WebAssembly passes, cells of 3, short record buffers)',
+    create: (o) =>
+      kernelFromFirstBox(
+        new SweepAndPrune({
+          validate: true,
+          ...o,
+          cellSize: 3,
+          passShare: 0,
+          rebuildShare: Number.POSITIVE_INFINITY,
+        }),
+        0,
+      ),
   },
   { name: 'Octree', create: (o) => new Octree({ validate: true, ...o }) },
   // One proxy per leaf in a tiny first world (splits, merges and root growth all the time), fat boxes

@@ -15,7 +15,8 @@ const script = fileURLToPath(new URL('../../scripts/build-wasm.mjs', import.meta
 
 describe('the embedded WebAssembly kernel', () => {
   it('is built from the AssemblyScript source in the repo (the generated module is up to date)', () => {
-    // Recompiles src/narrowphase/wasm/ocsiKernel.as with asc and compares with the embedded base64.
+    // Recompiles src/narrowphase/wasm/ocsiKernel.as (and the sweep and prune's pass kernel) with asc
+    // and compares with the embedded base64.
     const out = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
     expect(out).toMatch(/up to date/);
   });

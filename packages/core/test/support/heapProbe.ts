@@ -1,6 +1,6 @@
 /**
  * Heap-growth probe, run in a child process of its own (`node --expose-gc --import tsx heapProbe.ts
- * <Broadphase> [n] [warmup] [allocate] [teleport] [statics] [few]`) so that no test-runner traffic shares the heap. Simulates boxes bouncing in
+ * <Broadphase> [n] [warmup] [allocate] [teleport] [statics] [few] [typescript]`) so that no test-runner traffic shares the heap. Simulates boxes bouncing in
  * a cube, warms up, then prints the heap growth of each window of 500 frames (after a full GC) as JSON.
  */
 import { heapWindows } from '../../../../test/support/heapWindows.js';
@@ -16,6 +16,8 @@ const teleport = flags.includes('teleport');
 const statics = flags.includes('statics');
 // Only every 32nd box moves each frame (SweepAndPrune then looks up each box instead of sweeping).
 const few = flags.includes('few');
+// SweepAndPrune's passes in TypeScript only (an internal knob: in WebAssembly from 256 boxes by default).
+const typescript = flags.includes('typescript');
 const jump = new Uint32Array([7]);
 const n = Number(nArg);
 const d = 3;
@@ -27,6 +29,7 @@ if (!Ctor || !gc)
 const scene = bouncingBoxes(n, d, 5);
 const box = new Float64Array(2 * d);
 const bp = new Ctor({ dimensions: d });
+if (typescript) (bp as unknown as { kernelFrom: number }).kernelFrom = 0x7fffffff;
 const handles = new Int32Array(n);
 for (let i = 0; i < n; i++) {
   scene.write(i, box, 0);

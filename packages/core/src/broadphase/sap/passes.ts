@@ -18,12 +18,12 @@
  */
 import { growArray } from '../../growArray.js';
 import { copyBox } from '../proxies.js';
-import { SapCrossings } from './crossings.js';
+import { SapKernel } from './kernel.js';
 import { listAt, whereAt, whereOfToken } from './layout.js';
 import type { SweepAndPruneOptions } from './options.js';
 
 /** The moves of an update: slides, passes or a bulk rebuild. */
-export abstract class SapPasses extends SapCrossings {
+export abstract class SapPasses extends SapKernel {
   protected constructor(options: SweepAndPruneOptions) {
     super(options);
   }
@@ -315,15 +315,22 @@ export abstract class SapPasses extends SapCrossings {
     // Regions being filled from empty (rare: a grid chosen in this update) take the values too.
     const everywhere = this.bulkCount > 0;
     if (everywhere) this.writeMovedValues();
+    // Every box's new values written by the kernel, when it runs (kernel.ts).
+    let kernel = most && !everywhere && this.kernelReady();
     for (let i = 0; i < touched; i++) {
       const r = this.touched[i];
       // Planned crossings (most boxes moved, see applyMoves): boxes leave before the pass, enter after.
       if (this.leaveHead[r] !== 0) this.leaveRegion(r);
-      if (!everywhere) this.writeRegionValues(r, most);
-      if (this.regionLength[r] > 2) {
-        for (let k = 0; k < d; k++) this.passRegion(r, k);
+      if (!kernel || !this.kernelRegion(r)) {
+        if (!everywhere) this.writeRegionValues(r, most);
+        if (this.regionLength[r] > 2) {
+          for (let k = 0; k < d; k++) this.passRegion(r, k);
+        }
       }
-      if (this.enterHead[r] !== 0) this.enterRegion(r);
+      if (this.enterHead[r] !== 0) {
+        this.enterRegion(r);
+        if (kernel) kernel = this.kernelStillHeld();
+      }
     }
   }
 
@@ -391,7 +398,7 @@ export abstract class SapPasses extends SapCrossings {
    * - a's max passing b's min: b's min was at or below a's max, and a's max ends below b's min, so
    *   they do not overlap after, and did before exactly when a's min lay at or below b's max (listed).
    */
-  private swapOnAxis(ea: number, eb: number, k: number, isMax: number): void {
+  protected swapOnAxis(ea: number, eb: number, k: number, isMax: number): void {
     const d = this.dimensions;
     const d2 = 2 * d;
     const a = this.entryObject[ea];

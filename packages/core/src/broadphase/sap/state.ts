@@ -8,6 +8,7 @@
  *       → SapLists       (endpointLists.ts: sorted endpoint lists, the one sift, sweeps, the swap rule)
  *       → SapEntries     (entries.ts: a box's entries, memberships, renumbering)
  *       → SapCrossings   (crossings.ts: cell crossings applied region by region in a busy update)
+ *       → SapKernel      (kernel.ts: a busy update's passes in WebAssembly, kernelHeap.ts its memory)
  *       → SapPasses      (passes.ts: how an update moves boxes)
  *       → SapQueries     (queries.ts: queryBounds)
  *       → SapInvariants  (invariants.ts: the checks behind the `validate` option)
