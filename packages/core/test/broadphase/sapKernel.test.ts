@@ -7,7 +7,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KernelHeap, passKernelBytes } from '../../src/broadphase/sap/kernelHeap.js';
+import { PASS_KERNEL_BASE64 } from '../../src/broadphase/sap/wasm/passKernel.generated.js';
 import { SweepAndPrune, type SweepAndPruneOptions } from '../../src/index.js';
+import { WasmKernel } from '../../src/wasmKernel.js';
 import { rng } from '../support/rng.js';
 import { kernelFromFirstBox } from './registry.js';
 
@@ -175,6 +177,17 @@ describe('SweepAndPrune, WebAssembly passes', () => {
     expect(held.mock.results.some((x) => x.value === false)).toBe(true);
     // More than one heap: the arrays outgrew the first.
     expect(create.mock.calls.length).toBeGreaterThan(1);
+  });
+
+  it('reports the kernel unavailable where compiling WebAssembly is forbidden (a content-security policy)', () => {
+    const wasm = (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => object } })
+      .WebAssembly;
+    vi.spyOn(wasm, 'Module').mockImplementation(() => {
+      throw new Error('WebAssembly.Module(): Refused to compile or instantiate WebAssembly module');
+    });
+    const kernel = new WasmKernel(PASS_KERNEL_BASE64);
+    expect(kernel.available()).toBe(false);
+    expect(kernel.instantiate(65536)).toBeNull();
   });
 
   it('runs its passes in TypeScript when no heap can be had, and asks again only once the boxes doubled', () => {
