@@ -9,7 +9,7 @@
  *   after that axis's pass (a pair that changed state on the axis has exactly one of its two orders
  *   flipped). One region at a time, all its axes, so its lists and records stay in the cache; when
  *   most boxes moved, the boxes crossing cell borders move between regions during the same walk
- *   (crossings.ts).
+ *   (crossings.ts), and from 256 boxes each region's values and passes run in WebAssembly (kernel.ts).
  * - More than `rebuildShare` of them change cells (teleports, fast motion): every region is rebuilt in
  *   bulk, since moving one box between regions costs about as much as re-sorting the region.
  *
