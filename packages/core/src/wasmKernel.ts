@@ -21,7 +21,7 @@ interface WasmApi {
 }
 
 /** Decodes standard base64 (no Buffer or atob: both are missing somewhere this package runs). */
-export function decodeBase64(text: string): Uint8Array {
+function decodeBase64(text: string): Uint8Array {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   const lookup = new Uint8Array(128);
   for (let i = 0; i < alphabet.length; i++) lookup[alphabet.charCodeAt(i)] = i;

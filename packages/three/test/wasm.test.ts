@@ -5,15 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { WasmModule } from '../../../test/support/wasmModule.js';
 import { rayKernelBytes } from '../src/raycast/wasm/rayKernel.js';
-
-// The TS lib here has no WebAssembly value types; describe the little this test uses.
-interface WasmModuleApi {
-  new (bytes: Uint8Array): object;
-  exports(m: object): { name: string }[];
-  imports(m: object): { module: string; name: string; kind: string }[];
-}
-const WasmModule = (globalThis as unknown as { WebAssembly: { Module: WasmModuleApi } }).WebAssembly.Module;
 
 const script = fileURLToPath(new URL('../scripts/build-wasm.mjs', import.meta.url));
 

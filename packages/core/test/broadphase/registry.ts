@@ -4,6 +4,7 @@
  */
 import { ParallelSweepAndPrune } from '../../src/broadphase/parallel/index.js';
 import { type Broadphase, type BroadphaseOptions, Octree, SweepAndPrune } from '../../src/index.js';
+import { kernelFromFirstBox } from '../support/sapKernelKnobs.js';
 import { parallelEntry } from './parallelWorker.js';
 
 export interface BroadphaseEntry {
@@ -15,18 +16,6 @@ export interface BroadphaseEntry {
    * workers).
    */
   create: (options: BroadphaseOptions) => Broadphase;
-}
-
-/**
- * Has a SweepAndPrune run the passes of its busy updates in WebAssembly from its first box (not only
- * from 256), with room for `records` swap records a call (fewer make kernel calls stop and
- * resume). Internal knobs, set the way the tests reach them.
- */
-export function kernelFromFirstBox<T extends SweepAndPrune>(bp: T, records = 1024): T {
-  const knobs = bp as unknown as { kernelFrom: number; kernelCapacity: number };
-  knobs.kernelFrom = 0;
-  knobs.kernelCapacity = records;
-  return bp;
 }
 
 export const BROADPHASES: BroadphaseEntry[] = [

@@ -6,20 +6,12 @@
  * whenever no heap can be had.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KernelHeap, passKernelBytes } from '../../src/broadphase/sap/kernelHeap.js';
+import { KernelHeap } from '../../src/broadphase/sap/kernelHeap.js';
 import { PASS_KERNEL_BASE64 } from '../../src/broadphase/sap/wasm/passKernel.generated.js';
 import { SweepAndPrune, type SweepAndPruneOptions } from '../../src/index.js';
 import { WasmKernel } from '../../src/wasmKernel.js';
 import { rng } from '../support/rng.js';
-import { kernelFromFirstBox } from './registry.js';
-
-interface Knobs {
-  heap: KernelHeap | null;
-  kernelFrom: number;
-  kernelStops: number;
-}
-
-const knobs = (bp: SweepAndPrune) => bp as unknown as Knobs;
+import { kernelFromFirstBox, kernelKnobs as knobs, typescriptPassesOnly } from '../support/sapKernelKnobs.js';
 
 /** A kernel broadphase and a TypeScript one, fed the same frames by `frames`, compared after each. */
 function compare(
@@ -33,8 +25,7 @@ function compare(
     new SweepAndPrune({ dimensions: d, validate: true, ...options }),
     records,
   );
-  const plain = new SweepAndPrune({ dimensions: d, ...options });
-  knobs(plain).kernelFrom = 0x7fffffff;
+  const plain = typescriptPassesOnly(new SweepAndPrune({ dimensions: d, ...options }));
   const both = [kernel, plain];
   const feed: Feed = {
     r: rng(seed),
@@ -121,26 +112,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-// The TS lib here has no WebAssembly value types; describe the little this test uses.
-interface WasmModuleApi {
-  new (bytes: Uint8Array): object;
-  exports(m: object): { name: string }[];
-  imports(m: object): { module: string; name: string; kind: string }[];
-}
-const WasmModule = (globalThis as unknown as { WebAssembly: { Module: WasmModuleApi } }).WebAssembly.Module;
-
 describe('SweepAndPrune, WebAssembly passes', () => {
-  it('embeds a kernel under the 4 KB browsers compile synchronously, importing only its memory', () => {
-    // (That it is built from passKernel.as is checked with the OCSI kernel's: build-wasm.mjs --check.)
-    const bytes = passKernelBytes();
-    expect(bytes.length).toBeLessThan(4096);
-    const mod = new WasmModule(bytes);
-    expect(WasmModule.exports(mod).map((e) => e.name)).toEqual(
-      expect.arrayContaining(['setArrays', 'passRegion', 'resumeAxis', 'resumeIndex']),
-    );
-    expect(WasmModule.imports(mod)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
-  });
-
   for (const d of [2, 3] as const) {
     it(`${d}-D: the TypeScript passes' pairs, began and ended, frame for frame (statics, flips, churn, teleports)`, () => {
       for (const options of [

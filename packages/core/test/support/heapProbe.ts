@@ -6,6 +6,7 @@
 import { heapWindows } from '../../../../test/support/heapWindows.js';
 import * as core from '../../src/index.js';
 import { bouncingBoxes } from './bouncingBoxes.js';
+import { typescriptPassesOnly } from './sapKernelKnobs.js';
 
 const [name = 'SweepAndPrune', nArg = '1000', warmArg = '3000', ...flags] = process.argv.slice(2);
 // The control run allocates a small array each frame, to show the probe sees it.
@@ -29,7 +30,7 @@ if (!Ctor || !gc)
 const scene = bouncingBoxes(n, d, 5);
 const box = new Float64Array(2 * d);
 const bp = new Ctor({ dimensions: d });
-if (typescript) (bp as unknown as { kernelFrom: number }).kernelFrom = 0x7fffffff;
+if (typescript) typescriptPassesOnly(bp as core.SweepAndPrune);
 const handles = new Int32Array(n);
 for (let i = 0; i < n; i++) {
   scene.write(i, box, 0);

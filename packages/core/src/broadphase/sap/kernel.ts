@@ -64,13 +64,13 @@ export abstract class SapKernel extends SapCrossings {
   protected kernelReady(): boolean {
     if (this.store.count < this.kernelFrom) return false;
     if (this.heap === null && (this.store.count < this.heapRetryAt || !KernelHeap.available())) return false;
-    // Room for the longest region's entries and records.
-    let longest = 0;
+    // Room for the longest region's entries and records (and for `kernelCapacity` records at least).
+    let room = Math.max(this.kernelCapacity, 1);
     for (let r = 0; r < this.regionsUsed; r++) {
-      if (this.regionStart[r] >= 0 && this.regionLength[r] > longest) longest = this.regionLength[r];
+      if (this.regionStart[r] >= 0 && this.regionLength[r] > room) room = this.regionLength[r];
     }
-    if (this.kernelEntries.length < longest || this.kernelEntries.length === 0) {
-      this.kernelEntries = growArray(EMPTY, Math.max(longest, this.kernelCapacity, 1));
+    if (this.kernelEntries.length < room) {
+      this.kernelEntries = growArray(EMPTY, room);
       this.kernelRecords = growArray(EMPTY, 3 * this.kernelEntries.length);
     }
     const count = FIXED_ARRAYS + AXIS_ARRAYS * this.dimensions;
@@ -118,8 +118,9 @@ export abstract class SapKernel extends SapCrossings {
     const kernel = (this.heap as KernelHeap).kernel;
     const d = this.dimensions;
     const records = this.kernelRecords;
-    // Any room of at least the region's length lets every call make progress (see passKernel.as).
-    const capacity = Math.min((records.length / 3) | 0, Math.max(n, this.kernelCapacity));
+    // Any room of at least the region's length lets every call make progress (see passKernel.as);
+    // kernelReady made the buffers this long.
+    const capacity = Math.max(n, this.kernelCapacity);
     const anyFixed = this.fixedCount > 0 ? 1 : 0;
     const f0 = this.listFirst[listAt(r, 0)];
     const f1 = this.listFirst[listAt(r, 1)];

@@ -315,7 +315,7 @@ export abstract class SapPasses extends SapKernel {
     // Regions being filled from empty (rare: a grid chosen in this update) take the values too.
     const everywhere = this.bulkCount > 0;
     if (everywhere) this.writeMovedValues();
-    // Every box's new values written by the kernel, when it runs (kernel.ts).
+    // Most boxes moved: each region's new values and passes run in WebAssembly when they can (kernel.ts).
     let kernel = most && !everywhere && this.kernelReady();
     for (let i = 0; i < touched; i++) {
       const r = this.touched[i];
