@@ -110,6 +110,8 @@ export class PairOwnership {
     copyRange(this.previous, 0, pairs, 0, 2 * n);
     this.previousCount = n;
     this.previousAll = everything;
+    this.toGlobal(this.began, this.beganCount);
+    this.toGlobal(this.ended, this.endedCount);
     if (this.beganCount > 1) sortPairs(this.began, this.beganCount);
     if (this.endedCount > 1) sortPairs(this.ended, this.endedCount);
   }
@@ -202,21 +204,32 @@ export class PairOwnership {
     return true;
   }
 
-  /** Records a began (or ended) pair of local handles as a pair of global handles, lower first. */
+  /** Records a began (or ended) pair of local handles (mapped to global handles by {@link toGlobal}). */
   private emit(began: boolean, a: number, b: number): void {
-    const ha = this.handles[this.globalOf[a & SLOT_MASK]];
-    const hb = this.handles[this.globalOf[b & SLOT_MASK]];
-    const lo = Math.min(ha, hb);
-    const hi = Math.max(ha, hb);
     // The lists have room: update() sized them for every change.
     if (began) {
-      this.began[2 * this.beganCount] = lo;
-      this.began[2 * this.beganCount + 1] = hi;
+      this.began[2 * this.beganCount] = a;
+      this.began[2 * this.beganCount + 1] = b;
       this.beganCount++;
     } else {
-      this.ended[2 * this.endedCount] = lo;
-      this.ended[2 * this.endedCount + 1] = hi;
+      this.ended[2 * this.endedCount] = a;
+      this.ended[2 * this.endedCount + 1] = b;
       this.endedCount++;
+    }
+  }
+
+  /**
+   * Maps the first `count` pairs of local handles in `list` to global handles, lower first: one tight
+   * loop, whose scattered reads the processor overlaps (the walk's, one pair at a time, it could not).
+   */
+  private toGlobal(list: Int32Array, count: number): void {
+    const handles = this.handles;
+    const globalOf = this.globalOf;
+    for (let i = 0; i < 2 * count; i += 2) {
+      const ha = handles[globalOf[list[i] & SLOT_MASK]];
+      const hb = handles[globalOf[list[i + 1] & SLOT_MASK]];
+      list[i] = Math.min(ha, hb);
+      list[i + 1] = Math.max(ha, hb);
     }
   }
 }
