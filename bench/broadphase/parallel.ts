@@ -149,6 +149,8 @@ function parallelContestant(
         rebalanceAt: o.rebalanceAt,
       });
       if (o.spinUs !== undefined) bp.barrierSpinUs = o.spinUs;
+      // Every update traced (tracePhases), from the first.
+      bp.stepTrace();
       return bp;
     },
     bulk,

@@ -12,6 +12,8 @@ export interface BouncingBoxes {
   step(i: number): void;
   /** Writes box i's bounds (mins, then maxes) into `out` from index `at`. */
   write(i: number, out: Float64Array, at: number): void;
+  /** Moves every box one step and writes every box's bounds into `out` (box i from i · 2·d). */
+  stepAll(out: Float64Array): void;
 }
 
 export function bouncingBoxes(n: number, d: number, seed: number): BouncingBoxes {
@@ -19,7 +21,7 @@ export function bouncingBoxes(n: number, d: number, seed: number): BouncingBoxes
   const pos = new Float64Array(n * d).map(() => r() * 100);
   const vel = new Float64Array(n * d).map(() => (r() - 0.5) * 0.5);
   const half = new Float64Array(n * d).map(() => 0.2 + r() * 1.5);
-  return {
+  const scene: BouncingBoxes = {
     pos,
     step(i) {
       for (let j = i * d; j < (i + 1) * d; j++) {
@@ -33,5 +35,12 @@ export function bouncingBoxes(n: number, d: number, seed: number): BouncingBoxes
         out[at + d + k] = pos[i * d + k] + half[i * d + k];
       }
     },
+    stepAll(out) {
+      for (let i = 0; i < n; i++) {
+        scene.step(i);
+        scene.write(i, out, i * 2 * d);
+      }
+    },
   };
+  return scene;
 }

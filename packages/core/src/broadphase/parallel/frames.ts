@@ -34,6 +34,7 @@ import {
   H_REGION_PROGRESS,
   H_SPIN_US,
   H_TAKE_ALL,
+  H_TRACE,
   H_USED,
   H_WALK,
   HEADER_WORDS,
@@ -97,6 +98,8 @@ export class Frames {
   private readonly ms: Float64Array;
   /** Microseconds a thread spins at a barrier before it sleeps (see H_SPIN_US). */
   spinUs: number;
+  /** Whether the regions write their milestones (see H_TRACE; for benchmarks). */
+  tracing = false;
   /** Responsibility bounds of every region (shared). */
   readonly regions: Float64Array;
   /** Slots changed since the last update. */
@@ -244,6 +247,7 @@ export class Frames {
     h[H_CHECK] = this.unchecked || (full && this.everUnchecked) ? 1 : 0;
     h[H_PAIRS] = this.lists.count;
     h[H_SPIN_US] = this.spinUs;
+    h[H_TRACE] = this.tracing ? 1 : 0;
     for (let r = 0; r < regions; r++) {
       h[HEADER_WORDS + REGION_STAT_WORDS * r + H_REGION_BAD] = -1;
       h[HEADER_WORDS + REGION_STAT_WORDS * r + H_REGION_PROGRESS] = 0;

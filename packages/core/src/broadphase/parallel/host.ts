@@ -436,12 +436,17 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
 
   /**
    * The last update's trace, for benchmarks: the pool's `[started, issued, acknowledged]` times of the
-   * hand-off, and each region's `T_STRIDE` timings (shared.ts: its milestones, absolute ms). Zeros
-   * in-thread.
+   * hand-off, and each region's `T_STRIDE` timings (shared.ts: its milestones, absolute ms). The
+   * updates after the first call are traced (reading the clock allocates, so untraced ones do not);
+   * zeros in-thread.
    * @internal
    */
   stepTrace(): { pool: Float64Array; regions: Float64Array; stride: number } {
     this.usable('stepTrace');
+    if (!this.solo) {
+      this.frames.tracing = true;
+      if (this.dispatch.pool) this.dispatch.pool.tracing = true;
+    }
     const regions = this.solo ? new Float64Array(T_STRIDE) : this.frames.timings;
     const pool = this.solo ? null : this.dispatch.pool;
     return { pool: pool?.trace ?? new Float64Array(3), regions, stride: T_STRIDE };

@@ -165,10 +165,12 @@ export class WorkerPool {
   private failure: Error | null = null;
   /**
    * When the last `run` / `runAsync` started, had issued its command to every worker, and had every
-   * acknowledgement (absolute ms, `performance.timeOrigin + performance.now()`), for tracing.
+   * acknowledgement (absolute ms, `performance.timeOrigin + performance.now()`), while `tracing`.
    * @internal
    */
   readonly trace = new Float64Array(3);
+  /** Whether to write {@link trace} (each clock read allocates). @internal */
+  tracing = false;
   /** The current command's `blame` (see {@link run}). */
   private blame: (() => number) | undefined = undefined;
   /** When the current command times out (`now()` ms). */
@@ -267,9 +269,9 @@ export class WorkerPool {
         const n = this.flush(w);
         if (n > 0) this.waitSync(w, this.issue(w, CMD_DRAIN, n), deadline);
       }
-      this.trace[0] = clock();
+      if (this.tracing) this.trace[0] = clock();
       for (let w = first; w < first + count; w++) this.issue(w, cmd, arg);
-      this.trace[1] = clock();
+      if (this.tracing) this.trace[1] = clock();
       let thrown: unknown = null;
       if (during) {
         try {
@@ -291,7 +293,7 @@ export class WorkerPool {
           }
         }
       }
-      this.trace[2] = clock();
+      if (this.tracing) this.trace[2] = clock();
       if (thrown !== null) throw thrown;
     } finally {
       this.busy = false;
@@ -320,9 +322,9 @@ export class WorkerPool {
         const n = this.flush(w);
         if (n > 0) await this.waitUntil(w, this.issue(w, CMD_DRAIN, n), deadline);
       }
-      this.trace[0] = clock();
+      if (this.tracing) this.trace[0] = clock();
       for (let w = first; w < first + count; w++) this.issue(w, cmd, arg);
-      this.trace[1] = clock();
+      if (this.tracing) this.trace[1] = clock();
       let thrown: unknown = null;
       if (during) {
         try {
@@ -332,7 +334,7 @@ export class WorkerPool {
         }
       }
       for (let w = first; w < first + count; w++) await this.waitUntil(w, this.sequence[w], deadline);
-      this.trace[2] = clock();
+      if (this.tracing) this.trace[2] = clock();
       if (thrown !== null) throw thrown;
     } finally {
       this.busy = false;

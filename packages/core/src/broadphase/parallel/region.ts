@@ -47,6 +47,7 @@ import {
   H_REGION_PROGRESS,
   H_SPIN_US,
   H_TAKE_ALL,
+  H_TRACE,
   H_USED,
   H_WALK,
   HEADER_WORDS,
@@ -67,6 +68,13 @@ import {
 } from './shared.js';
 
 const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/**
+ * Turns of a barrier's spin between two reads of the clock (a few microseconds). Each read allocates a
+ * number on the heap: read every turn, spins of 20 µs made about 2.5 kB of garbage a frame, and spins
+ * of a millisecond (where cores are free) a hundred times that.
+ */
+const SPIN_TURNS = 1024;
 
 /** Absolute time in ms, comparable across threads (each thread's `performance.now()` has its own origin). */
 const clock: () => number =
@@ -598,11 +606,15 @@ export class RegionRunner {
     const regions = this.outs.length;
     const progress = HEADER_WORDS + REGION_STAT_WORDS * this.region + H_REGION_PROGRESS;
     const classified = h[H_CHECK] === 1 || h[H_MASKED] === 1;
-    const trace = this.timings;
     const t = this.region * T_STRIDE;
-    trace[t + T_STARTED] = clock();
-    trace[t + T_CLASSIFIED] = trace[t + T_STARTED];
-    trace[t + T_FIRST_BARRIER] = trace[t + T_STARTED];
+    // The milestones, when the host traces (each clock read allocates).
+    const tracing = h[H_TRACE] === 1;
+    const trace = this.timings;
+    if (tracing) {
+      trace[t + T_STARTED] = clock();
+      trace[t + T_CLASSIFIED] = trace[t + T_STARTED];
+      trace[t + T_FIRST_BARRIER] = trace[t + T_STARTED];
+    }
     let failure: unknown = null;
     if (classified) {
       try {
@@ -612,9 +624,9 @@ export class RegionRunner {
         Atomics.store(h, H_ABORT, 1);
       }
       h[progress] = 1;
-      trace[t + T_CLASSIFIED] = clock();
+      if (tracing) trace[t + T_CLASSIFIED] = clock();
       this.barrier(regions);
-      trace[t + T_FIRST_BARRIER] = clock();
+      if (tracing) trace[t + T_FIRST_BARRIER] = clock();
       if (Atomics.load(h, H_ABORT) === 1 || this.anyBad(regions)) {
         if (failure !== null) throw failure;
         return;
@@ -627,13 +639,13 @@ export class RegionRunner {
       Atomics.store(h, H_ABORT, 1);
     }
     h[progress] = 2;
-    trace[t + T_FRAMED] = clock();
+    if (tracing) trace[t + T_FRAMED] = clock();
     this.barrier(regions);
-    trace[t + T_SECOND_BARRIER] = clock();
+    if (tracing) trace[t + T_SECOND_BARRIER] = clock();
     if (failure !== null) throw failure;
     if (Atomics.load(h, H_ABORT) !== 1 && this.outputsFit()) this.merge();
     h[progress] = 3;
-    trace[t + T_MERGED] = clock();
+    if (tracing) trace[t + T_MERGED] = clock();
   }
 
   /**
@@ -652,11 +664,13 @@ export class RegionRunner {
     }
     const until = now() + h[H_SPIN_US] / 1000;
     const check = this.waitCheck;
-    while (Atomics.load(h, H_BARRIER_PASSED) === passed) {
-      if (now() > until) {
-        Atomics.wait(h, H_BARRIER_PASSED, passed, check ? 2 : 100);
-        check?.();
-      }
+    // Reading the clock allocates (a number on the heap): it is read once every SPIN_TURNS turns.
+    let spinning = true;
+    for (let turn = 1; Atomics.load(h, H_BARRIER_PASSED) === passed; turn++) {
+      if (spinning && (turn % SPIN_TURNS !== 0 || now() <= until)) continue;
+      spinning = false;
+      Atomics.wait(h, H_BARRIER_PASSED, passed, check ? 2 : 100);
+      check?.();
     }
   }
 

@@ -123,6 +123,8 @@ export const H_TAKE_ALL = 11;
  * the lowest region it was a member of (the one thread that writes its mask, after the barrier).
  */
 export const H_WALK = 12;
+/** 1 when the regions write their milestones into the timing block (see {@link T_STARTED}). */
+export const H_TRACE = 13;
 /** Next chunk of the frame's list that the classify phase hands out (its own cache line). */
 export const H_CHUNK_NEXT = 16;
 /** Entries in the shared change list of a walking frame so far (see {@link H_WALK}). */
@@ -158,7 +160,8 @@ export const T_REGION_MS = 0;
 /**
  * Per region: when the worker started its last `STEP`, finished classifying, passed the first
  * barrier, finished its frame, passed the second barrier, and finished merging — absolute times in ms
- * (`performance.timeOrigin + performance.now()`, comparable across threads), for tracing.
+ * (`performance.timeOrigin + performance.now()`, comparable across threads), for tracing: written only
+ * while the header's {@link H_TRACE} asks.
  */
 export const T_STARTED = 1;
 export const T_CLASSIFIED = 2;
