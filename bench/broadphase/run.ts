@@ -10,7 +10,13 @@ import { writeJson, writeText } from '../lib/results.js';
 import { ratio } from '../lib/stats.js';
 import { lineChart, seriesBy, svgPage } from '../lib/svg.js';
 import { runCoherent } from './coherent.js';
-import { runDenseDiagnosis, runHeadToHead, runParallel, writeParallelResults } from './parallel.js';
+import {
+  runDenseDiagnosis,
+  runFrames,
+  runHeadToHead,
+  runParallel,
+  writeParallelResults,
+} from './parallel.js';
 import { runScenarios, writeScenarioResults } from './scenarios.js';
 import { runTilemap, writeTilemapResults } from './tilemap.js';
 
@@ -83,9 +89,7 @@ async function scenariosPart(): Promise<void> {
 
 async function parallelPart(): Promise<void> {
   console.log('\nParallel sweep and prune: 1, 2, 4 … workers, coherent and dense scenes');
-  const o = quick
-    ? { sizes: [5000, 20000], frames: 20, warmup: 5, budgetSeconds: 10, log }
-    : { sizes: [20000, 100000], frames: 60, warmup: 10, budgetSeconds: 40, log };
+  const o = { ...runFrames(quick), log };
   const rows = await runParallel(o);
   const headToHead = [await runHeadToHead(o)];
   console.log('\nDense scene: SweepAndPrune against cannon-es SAPBroadphase');
