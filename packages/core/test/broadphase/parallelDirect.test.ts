@@ -148,6 +148,7 @@ const make = (setup: Setup, d: Dimensions) => {
     minBoxesPerRegion: 16,
     layoutInterval: 2,
     rebalanceAt: 1.1,
+    validate: true,
   });
 };
 const seedOf = (setup: Setup) => (typeof setup === 'number' ? setup : setup === 'alone' ? 7 : 8);

@@ -175,14 +175,13 @@ export class RegionRunner {
   private localOf = new Int32Array(64).fill(-1);
   /** Local slot → global slot (kept after a local removal, so ended pairs still map). */
   private globalOf = new Int32Array(64);
-  /**
-   * The members' global slots, sorted, and their local handles (valid while `membersValid`), and the
-   * buffers the next walk fills.
-   */
+  /** The members' global slots, sorted, and their local handles (valid while `membersValid`). */
   private memberSlots = new Int32Array(64);
   private memberHandles = new Int32Array(64);
-  private nextMemberSlots = new Int32Array(64);
-  private nextMemberHandles = new Int32Array(64);
+  /** A walking frame's changes to the member list (see {@link walkMembers}). */
+  private edits = new Int32Array(64);
+  /** Check the member list after every walk (the `validate` option). */
+  private readonly validate: boolean;
   /** The boxes whose regions this thread found changed in a walking frame's classify phase. */
   private readonly found = new ChangeList();
   /** The frame's whole change list as sortable keys (slot · 2³² + bits), and its bits by entry. */
@@ -209,6 +208,7 @@ export class RegionRunner {
     validate = false,
   ) {
     this.stride = 2 * dimensions;
+    this.validate = validate;
     this.scratch = new Float64Array(this.stride);
     this.local = new RegionSweepAndPrune({ dimensions, validate });
     this.ownership = new PairOwnership(dimensions, region);
@@ -365,11 +365,13 @@ export class RegionRunner {
   }
 
   /**
-   * Membership in a walking frame (see H_WALK): the members, sorted by slot, merged with the frame's
-   * change list (sorted here) — the boxes whose regions changed, and every listed box. A member not in
-   * the list is still a member, with no look at its mask or its local handle (kept beside the slot); its
-   * new bounds are in already (the classify phase wrote them, {@link stageMembers}). First writes the
-   * masks of the changes this thread found. Keeps the member list.
+   * Membership in a walking frame (see H_WALK): the frame's change list (sorted here) — the boxes whose
+   * regions changed, and every listed box — visited in slot order, each found in the members (sorted
+   * by slot) by binary search. A member not in the list is still a member, with no look at its mask or
+   * its local handle (kept beside the slot); its new bounds are in already (the classify phase wrote
+   * them, {@link stageMembers}). The few boxes that left or joined are then taken out of and put into
+   * the member list in place, its runs between them moved by `copyWithin` (a memmove) rather than
+   * copied entry by entry. First writes the masks of the changes this thread found.
    */
   private walkMembers(): void {
     const h = this.header;
@@ -380,40 +382,114 @@ export class RegionRunner {
     const changed = this.changeList;
     const slots = this.memberSlots;
     const handles = this.memberHandles;
-    const memberCount = this.memberCount;
-    this.nextMemberSlots = growArray(this.nextMemberSlots, memberCount + total);
-    this.nextMemberHandles = growArray(this.nextMemberHandles, memberCount + total);
-    const nextSlots = this.nextMemberSlots;
-    const nextHandles = this.nextMemberHandles;
+    const count = this.memberCount;
+    if (this.edits.length < 2 * total) this.edits = growArray(this.edits, 2 * total);
+    const edits = this.edits;
     const listed = this.listed;
     const localOf = this.localOf;
     const bit = this.region;
-    let n = 0;
+    // Removals as (index, -1), joins as (index before which, slot), in slot order.
+    let nEdits = 0;
+    let joins = 0;
     let i = 0;
-    for (let k = 0; k <= total; k++) {
-      // The members before the next change keep their membership (their bounds are in already).
-      const slot = k < total ? changed[2 * k] : 0x7fffffff;
-      for (; i < memberCount && slots[i] < slot; i++, n++) {
-        nextSlots[n] = slots[i];
-        nextHandles[n] = handles[i];
+    for (let k = 0; k < total; k++) {
+      const slot = changed[2 * k];
+      let hi = count;
+      while (i < hi) {
+        const mid = (i + hi) >>> 1;
+        if (slots[mid] < slot) i = mid + 1;
+        else hi = mid;
       }
-      if (k === total) break;
-      if (i < memberCount && slots[i] === slot) i++;
+      const was = i < count && slots[i] === slot;
       // Changed: the whole visit (a listed box's static flag may have changed too). Every box in the
       // list is taken.
       const bits = changed[2 * k + 1];
       this.visit(slot, ((bits >>> bit) & 1) === 1, listed[slot] === 1);
       const handle = localOf[slot];
-      if (handle >= 0) {
-        nextSlots[n] = slot;
-        nextHandles[n++] = handle;
+      if (was) {
+        if (handle < 0) {
+          edits[2 * nEdits] = i;
+          edits[2 * nEdits++ + 1] = -1;
+        } else handles[i] = handle;
+        i++;
+      } else if (handle >= 0) {
+        edits[2 * nEdits] = i;
+        edits[2 * nEdits++ + 1] = slot;
+        joins++;
       }
     }
-    this.nextMemberSlots = slots;
-    this.nextMemberHandles = handles;
-    this.memberSlots = nextSlots;
-    this.memberHandles = nextHandles;
-    this.memberCount = n;
+    if (nEdits > 0) this.applyEdits(nEdits, joins);
+    if (this.validate) this.checkMembers();
+  }
+
+  /** Throws unless the member list is the local boxes, sorted by slot, with their handles (`validate`). */
+  private checkMembers(): void {
+    const slots = this.memberSlots;
+    const handles = this.memberHandles;
+    if (this.memberCount !== this.local.count) {
+      throw new Error(
+        `ParallelSweepAndPrune: region ${this.region} lists ${this.memberCount} members, holds ${this.local.count}`,
+      );
+    }
+    for (let i = 0; i < this.memberCount; i++) {
+      if ((i > 0 && slots[i] <= slots[i - 1]) || handles[i] < 0 || handles[i] !== this.localOf[slots[i]]) {
+        throw new Error(
+          `ParallelSweepAndPrune: region ${this.region} member ${i} (slot ${slots[i]}) is wrong`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Applies {@link walkMembers}' edits to the member list in place: the leavers closed up front to back,
+   * then the joiners opened up back to front (their local handles read from `localOf`).
+   */
+  private applyEdits(nEdits: number, joins: number): void {
+    const edits = this.edits;
+    let slots = this.memberSlots;
+    let handles = this.memberHandles;
+    const count = this.memberCount;
+    // Leavers, first to last: the run after each, up to the next, moves down by the leavers so far. A
+    // joiner's place becomes its place in the closed-up list.
+    let gone = 0;
+    let next = 0;
+    for (let e = 0; e < nEdits; e++) {
+      const at = edits[2 * e];
+      if (edits[2 * e + 1] >= 0) {
+        edits[2 * e] = at - gone;
+        continue;
+      }
+      gone++;
+      if (next <= e) next = e + 1;
+      while (next < nEdits && edits[2 * next + 1] >= 0) next++;
+      const runEnd = next < nEdits ? edits[2 * next] : count;
+      if (runEnd > at + 1) {
+        slots.copyWithin(at + 1 - gone, at + 1, runEnd);
+        handles.copyWithin(at + 1 - gone, at + 1, runEnd);
+      }
+    }
+    const kept = count - gone;
+    if (joins > 0) {
+      if (slots.length < kept + joins) slots = this.memberSlots = growArray(slots, kept + joins);
+      if (handles.length < kept + joins) handles = this.memberHandles = growArray(handles, kept + joins);
+      // Joiners, last first: the run after each moves up by the joiners before it and itself.
+      let end = kept;
+      let left = joins;
+      for (let e = nEdits - 1; e >= 0; e--) {
+        const slot = edits[2 * e + 1];
+        if (slot < 0) continue;
+        const at = edits[2 * e];
+        if (end > at) {
+          slots.copyWithin(at + left, at, end);
+          handles.copyWithin(at + left, at, end);
+        }
+        slots[at + left - 1] = slot;
+        handles[at + left - 1] = this.localOf[slot];
+        end = at;
+        left--;
+      }
+    }
+    this.memberCount = kept + joins;
   }
 
   /**
