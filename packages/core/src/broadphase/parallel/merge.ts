@@ -13,6 +13,7 @@
  */
 import { growArray } from '../../growArray.js';
 import { copyRange } from './copyRange.js';
+import { lowerBound } from './lowerBound.js';
 import {
   H_PAIRS,
   M_BEGAN,
@@ -24,18 +25,6 @@ import {
   OUT_PAIRS,
   splitsAt,
 } from './shared.js';
-
-/** First index i in [from, to) of the pair list at `list[offset + 2i]` whose `a` is ≥ key (to if none). */
-function lowerBound(list: Int32Array, offset: number, from: number, to: number, key: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[offset + 2 * mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** Merges one range of pair keys; keeps its scratch arrays between frames (no allocation once grown). */
 export class RangeMerger {
@@ -60,8 +49,8 @@ export class RangeMerger {
     const lowKey = header[splits + w];
     const highKey = header[splits + w + 1];
     const nPrevious = header[H_PAIRS];
-    const p0 = w === 0 ? 0 : lowerBound(previous, 0, 0, nPrevious, lowKey);
-    const p1 = last ? nPrevious : lowerBound(previous, 0, p0, nPrevious, highKey);
+    const p0 = w === 0 ? 0 : lowerBound(previous, 0, 2, 0, nPrevious, lowKey);
+    const p1 = last ? nPrevious : lowerBound(previous, 0, 2, p0, nPrevious, highKey);
     const nb = this.gather(outs, w, lowKey, highKey, true);
     this.began = growArray(this.began, 2 * nb);
     this.kWay(outs, this.began);
@@ -154,8 +143,8 @@ export class RangeMerger {
       const out = outs[r];
       const n = began ? out[OUT_BEGAN] : out[OUT_ENDED];
       const offset = began ? OUT_PAIRS : OUT_PAIRS + 2 * out[OUT_BEGAN];
-      const from = w === 0 ? 0 : lowerBound(out, offset, 0, n, lowKey);
-      const to = w === regions - 1 ? n : lowerBound(out, offset, from, n, highKey);
+      const from = w === 0 ? 0 : lowerBound(out, offset, 2, 0, n, lowKey);
+      const to = w === regions - 1 ? n : lowerBound(out, offset, 2, from, n, highKey);
       this.position[r] = offset + 2 * from;
       this.end[r] = offset + 2 * to;
       total += to - from;

@@ -30,6 +30,7 @@ import { sortPairs } from '../sortPairs.js';
 import type { Dimensions } from '../types.js';
 import { ChangeList, type ClassifyViews, classifyChunks, classifyListed, regionBits } from './classify.js';
 import { copyRange } from './copyRange.js';
+import { lowerBound } from './lowerBound.js';
 import { RangeMerger } from './merge.js';
 import { coversAll, PairOwnership } from './ownership.js';
 import {
@@ -394,12 +395,7 @@ export class RegionRunner {
     let i = 0;
     for (let k = 0; k < total; k++) {
       const slot = changed[2 * k];
-      let hi = count;
-      while (i < hi) {
-        const mid = (i + hi) >>> 1;
-        if (slots[mid] < slot) i = mid + 1;
-        else hi = mid;
-      }
+      i = lowerBound(slots, 0, 1, i, count, slot);
       const was = i < count && slots[i] === slot;
       // Changed: the whole visit (a listed box's static flag may have changed too). Every box in the
       // list is taken.
@@ -446,50 +442,49 @@ export class RegionRunner {
    */
   private applyEdits(nEdits: number, joins: number): void {
     const edits = this.edits;
-    let slots = this.memberSlots;
-    let handles = this.memberHandles;
     const count = this.memberCount;
-    // Leavers, first to last: the run after each, up to the next, moves down by the leavers so far. A
-    // joiner's place becomes its place in the closed-up list.
+    // Leavers, first to last: the run between the last one and this one moves down by the leavers
+    // before it. A joiner's place becomes its place in the closed-up list.
     let gone = 0;
-    let next = 0;
+    let run = 0;
     for (let e = 0; e < nEdits; e++) {
       const at = edits[2 * e];
       if (edits[2 * e + 1] >= 0) {
         edits[2 * e] = at - gone;
         continue;
       }
+      if (gone > 0) this.moveMembers(run, at, -gone);
       gone++;
-      if (next <= e) next = e + 1;
-      while (next < nEdits && edits[2 * next + 1] >= 0) next++;
-      const runEnd = next < nEdits ? edits[2 * next] : count;
-      if (runEnd > at + 1) {
-        slots.copyWithin(at + 1 - gone, at + 1, runEnd);
-        handles.copyWithin(at + 1 - gone, at + 1, runEnd);
-      }
+      run = at + 1;
     }
+    if (gone > 0) this.moveMembers(run, count, -gone);
     const kept = count - gone;
     if (joins > 0) {
-      if (slots.length < kept + joins) slots = this.memberSlots = growArray(slots, kept + joins);
-      if (handles.length < kept + joins) handles = this.memberHandles = growArray(handles, kept + joins);
-      // Joiners, last first: the run after each moves up by the joiners before it and itself.
+      const need = kept + joins;
+      if (this.memberSlots.length < need) this.memberSlots = growArray(this.memberSlots, need);
+      if (this.memberHandles.length < need) this.memberHandles = growArray(this.memberHandles, need);
+      // Joiners, last first: the run after each moves up by the joiners up to it.
       let end = kept;
       let left = joins;
       for (let e = nEdits - 1; e >= 0; e--) {
         const slot = edits[2 * e + 1];
         if (slot < 0) continue;
         const at = edits[2 * e];
-        if (end > at) {
-          slots.copyWithin(at + left, at, end);
-          handles.copyWithin(at + left, at, end);
-        }
-        slots[at + left - 1] = slot;
-        handles[at + left - 1] = this.localOf[slot];
+        this.moveMembers(at, end, left);
+        this.memberSlots[at + left - 1] = slot;
+        this.memberHandles[at + left - 1] = this.localOf[slot];
         end = at;
         left--;
       }
     }
     this.memberCount = kept + joins;
+  }
+
+  /** Moves members [from, to) by `by` places (a memmove of slots and handles). */
+  private moveMembers(from: number, to: number, by: number): void {
+    if (to <= from) return;
+    this.memberSlots.copyWithin(from + by, from, to);
+    this.memberHandles.copyWithin(from + by, from, to);
   }
 
   /**
