@@ -135,6 +135,134 @@ class RegionSweepAndPrune extends SweepAndPrune {
     }
   }
 
+  /** Whether the last {@link takeMembers} read a box that is not finite with min ≤ max. */
+  takenBad = false;
+
+  /**
+   * Takes the new bounds of the members `slots[0, n)` (global slots, `handles` their local handles)
+   * from the shared array `from`, each as {@link moveFrom} would, but not a box that is not finite with
+   * min ≤ max, a listed one (`listed[slot]`), nor — unless `allTaken` — a static one; and writes into
+   * `edge` the indices of the members that may have changed regions: not strictly inside the region
+   * (the 2·D numbers of `regions` at `ro`), or whose mask (`masks[slot]`, less TAKEN) is not `own`.
+   * Returns how many it wrote there. One loop with every array in a local (this runs for every member
+   * every frame: through `this` and a call per member it took about a third longer).
+   */
+  takeMembers(
+    n: number,
+    slots: Int32Array,
+    handles: Int32Array,
+    from: Float64Array,
+    listed: Uint8Array,
+    allTaken: boolean,
+    masks: Uint32Array,
+    own: number,
+    regions: Float64Array,
+    ro: number,
+    edge: Int32Array,
+  ): number {
+    const box = this.store.bounds;
+    const statics = this.store.statics;
+    const inLists = this.inLists;
+    const flag = this.dirtyFlag;
+    const dirty = this.dirty;
+    let queued = this.dirtyCount;
+    let edges = 0;
+    let wrong = 0;
+    if (this.store.stride === 6) {
+      const x0 = regions[ro];
+      const y0 = regions[ro + 1];
+      const z0 = regions[ro + 2];
+      const x1 = regions[ro + 3];
+      const y1 = regions[ro + 4];
+      const z1 = regions[ro + 5];
+      for (let i = 0; i < n; i++) {
+        const slot = slots[i];
+        const o = slot * 6;
+        const a0 = from[o];
+        const a1 = from[o + 1];
+        const a2 = from[o + 2];
+        const a3 = from[o + 3];
+        const a4 = from[o + 4];
+        const a5 = from[o + 5];
+        // wrongBox, inline: x − x is 0 exactly for finite x; NaN fails every <=.
+        const bad =
+          (a0 - a0 + (a1 - a1) + (a2 - a2) + (a3 - a3) + (a4 - a4) + (a5 - a5) === 0 ? 0 : 1) |
+          (a0 <= a3 ? 0 : 1) |
+          (a1 <= a4 ? 0 : 1) |
+          (a2 <= a5 ? 0 : 1);
+        wrong |= bad;
+        const ls = handles[i] & SLOT_MASK;
+        const q = ls * 6;
+        if (
+          bad === 0 &&
+          listed[slot] === 0 &&
+          (allTaken || statics[ls] === 0) &&
+          (box[q] !== a0 ||
+            box[q + 1] !== a1 ||
+            box[q + 2] !== a2 ||
+            box[q + 3] !== a3 ||
+            box[q + 4] !== a4 ||
+            box[q + 5] !== a5)
+        ) {
+          box[q] = a0;
+          box[q + 1] = a1;
+          box[q + 2] = a2;
+          box[q + 3] = a3;
+          box[q + 4] = a4;
+          box[q + 5] = a5;
+          if (inLists[ls] === 1 && flag[ls] === 0) {
+            flag[ls] = 1;
+            dirty[queued++] = ls;
+          }
+        }
+        if (
+          !(x0 < a0 && a3 < x1 && y0 < a1 && a4 < y1 && z0 < a2 && a5 < z1 && (masks[slot] & ~TAKEN) === own)
+        ) {
+          edge[edges++] = i;
+        }
+      }
+    } else {
+      const x0 = regions[ro];
+      const y0 = regions[ro + 1];
+      const x1 = regions[ro + 2];
+      const y1 = regions[ro + 3];
+      for (let i = 0; i < n; i++) {
+        const slot = slots[i];
+        const o = slot * 4;
+        const a0 = from[o];
+        const a1 = from[o + 1];
+        const a2 = from[o + 2];
+        const a3 = from[o + 3];
+        const bad =
+          (a0 - a0 + (a1 - a1) + (a2 - a2) + (a3 - a3) === 0 ? 0 : 1) |
+          (a0 <= a2 ? 0 : 1) |
+          (a1 <= a3 ? 0 : 1);
+        wrong |= bad;
+        const ls = handles[i] & SLOT_MASK;
+        const q = ls * 4;
+        if (
+          bad === 0 &&
+          listed[slot] === 0 &&
+          (allTaken || statics[ls] === 0) &&
+          (box[q] !== a0 || box[q + 1] !== a1 || box[q + 2] !== a2 || box[q + 3] !== a3)
+        ) {
+          box[q] = a0;
+          box[q + 1] = a1;
+          box[q + 2] = a2;
+          box[q + 3] = a3;
+          if (inLists[ls] === 1 && flag[ls] === 0) {
+            flag[ls] = 1;
+            dirty[queued++] = ls;
+          }
+        }
+        if (!(x0 < a0 && a2 < x1 && y0 < a1 && a3 < y1 && (masks[slot] & ~TAKEN) === own)) edge[edges++] = i;
+      }
+    }
+    this.dirtyCount = queued;
+    this.takenBad = wrong !== 0;
+    return edges;
+  }
+
   /** The local boxes' bounds (2·D numbers per local slot). */
   get boxes(): Float64Array {
     return this.store.bounds;
@@ -190,6 +318,8 @@ export class RegionRunner {
   /** The members' global slots, sorted, and their local handles (valid while `membersValid`). */
   private memberSlots = new Int32Array(64);
   private memberHandles = new Int32Array(64);
+  /** The members a walking frame's classify phase looks at again (indices into the member list). */
+  private edge = new Int32Array(64);
   /** A walking frame's changes to the member list (see {@link walkMembers}). */
   private edits = new Int32Array(64);
   /** Check the member list after every walk (the `validate` option). */
@@ -426,7 +556,10 @@ export class RegionRunner {
       }
     }
     if (nEdits > 0) this.applyEdits(nEdits, joins);
-    if (this.validate) this.checkMembers();
+    if (this.validate) {
+      this.checkMembers();
+      this.checkMembership();
+    }
   }
 
   /** Throws unless the member list is the local boxes, sorted by slot, with their handles (`validate`). */
@@ -442,6 +575,34 @@ export class RegionRunner {
       if ((i > 0 && slots[i] <= slots[i - 1]) || handles[i] < 0 || handles[i] !== this.localOf[slots[i]]) {
         throw new Error(
           `ParallelSweepAndPrune: region ${this.region} member ${i} (slot ${slots[i]}) is wrong`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Throws unless every live box this frame took is a member exactly when its closed bounds overlap
+   * the region's (`validate`): a box that left the region but stayed a member would not change a pair
+   * (the region does not own its pairs), only slow the region down.
+   */
+  private checkMembership(): void {
+    const h = this.header;
+    const allTaken = h[H_FULL] === 1 || h[H_TAKE_ALL] === 1;
+    const d = this.dimensions;
+    const s = this.stride;
+    const reg = this.regions;
+    const ro = this.region * s;
+    const b = this.bounds;
+    for (let slot = 0; slot < h[H_USED]; slot++) {
+      if (this.alive[slot] === 0 || (!allTaken && this.statics[slot] === 1 && this.listed[slot] === 0))
+        continue;
+      let inside = true;
+      for (let k = 0; k < d; k++) {
+        if (!(b[slot * s + k] <= reg[ro + d + k] && b[slot * s + d + k] >= reg[ro + k])) inside = false;
+      }
+      if (inside !== this.localOf[slot] >= 0) {
+        throw new Error(
+          `ParallelSweepAndPrune: region ${this.region} ${inside ? 'lacks' : 'holds'} box ${slot} (validate)`,
         );
       }
     }
@@ -525,79 +686,24 @@ export class RegionRunner {
    */
   private stageMembers(check: boolean, allTaken: boolean): number {
     if (!this.membersValid) this.collectMembers();
-    const d = this.dimensions;
-    const s = this.stride;
     const n = this.memberCount;
-    const slots = this.memberSlots;
-    const handles = this.memberHandles;
-    const b = this.bounds;
-    const masks = this.masks;
-    const listed = this.listed;
+    if (this.edge.length < n) this.edge = growArray(this.edge, n);
     const local = this.local;
-    const reg = this.regions;
-    const ro = this.region * s;
-    const own = 1 << this.region;
-    const x0 = reg[ro];
-    const y0 = reg[ro + 1];
-    const x1 = reg[ro + d];
-    const y1 = reg[ro + d + 1];
-    let wrong = 0;
-    if (s === 6) {
-      const z0 = reg[ro + 2];
-      const z1 = reg[ro + 5];
-      for (let i = 0; i < n; i++) {
-        const slot = slots[i];
-        const o = slot * 6;
-        const a0 = b[o];
-        const a1 = b[o + 1];
-        const a2 = b[o + 2];
-        const a3 = b[o + 3];
-        const a4 = b[o + 4];
-        const a5 = b[o + 5];
-        // wrongBox, inline: x − x is 0 exactly for finite x; NaN fails every <=.
-        const bad =
-          (a0 - a0 + (a1 - a1) + (a2 - a2) + (a3 - a3) + (a4 - a4) + (a5 - a5) === 0 ? 0 : 1) |
-          (a0 <= a3 ? 0 : 1) |
-          (a1 <= a4 ? 0 : 1) |
-          (a2 <= a5 ? 0 : 1);
-        wrong |= bad;
-        const ls = handles[i] & SLOT_MASK;
-        if (bad === 0 && listed[slot] === 0 && (allTaken || local.staticAt(ls) === 0))
-          local.moveFrom(ls, b, o);
-        if (
-          x0 < a0 &&
-          a3 < x1 &&
-          y0 < a1 &&
-          a4 < y1 &&
-          z0 < a2 &&
-          a5 < z1 &&
-          (masks[slot] & ~TAKEN) === own
-        ) {
-          continue;
-        }
-        this.restage(slot, allTaken);
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const slot = slots[i];
-        const o = slot * 4;
-        const a0 = b[o];
-        const a1 = b[o + 1];
-        const a2 = b[o + 2];
-        const a3 = b[o + 3];
-        const bad =
-          (a0 - a0 + (a1 - a1) + (a2 - a2) + (a3 - a3) === 0 ? 0 : 1) |
-          (a0 <= a2 ? 0 : 1) |
-          (a1 <= a3 ? 0 : 1);
-        wrong |= bad;
-        const ls = handles[i] & SLOT_MASK;
-        if (bad === 0 && listed[slot] === 0 && (allTaken || local.staticAt(ls) === 0))
-          local.moveFrom(ls, b, o);
-        if (x0 < a0 && a2 < x1 && y0 < a1 && a3 < y1 && (masks[slot] & ~TAKEN) === own) continue;
-        this.restage(slot, allTaken);
-      }
-    }
-    return check && wrong !== 0 ? this.firstBadMember(allTaken) : -1;
+    const edges = local.takeMembers(
+      n,
+      this.memberSlots,
+      this.memberHandles,
+      this.bounds,
+      this.listed,
+      allTaken,
+      this.masks,
+      1 << this.region,
+      this.regions,
+      this.region * this.stride,
+      this.edge,
+    );
+    for (let e = 0; e < edges; e++) this.restage(this.memberSlots[this.edge[e]], allTaken);
+    return check && local.takenBad ? this.firstBadMember(allTaken) : -1;
   }
 
   /**
