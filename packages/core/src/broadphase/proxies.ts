@@ -90,6 +90,24 @@ export function wrongBox(b: Float64Array, o: number, d: number): number {
 }
 
 /**
+ * When `handles[i]` is slot i for every i < n (a batch in slot order: the handles of boxes inserted in
+ * order, all moved) and `from` is a Float64Array, copies the batch's boxes into `to` with one block copy
+ * and returns true; else copies nothing and returns false. Stops at the first handle out of order.
+ */
+export function copyBoxesInSlotOrder(
+  to: Float64Array,
+  handles: ArrayLike<number>,
+  from: ArrayLike<number>,
+  n: number,
+  s: number,
+): boolean {
+  if (!(from instanceof Float64Array)) return false;
+  for (let i = 0; i < n; i++) if ((handles[i] & SLOT_MASK) !== i) return false;
+  to.set(n * s === from.length ? from : from.subarray(0, n * s));
+  return true;
+}
+
+/**
  * Copies the box at `from[o ...]` (`s` = 4 or 6 numbers, mins then maxes) into `to[at ...]`: written
  * out, as it runs for every moved box of a frame.
  */

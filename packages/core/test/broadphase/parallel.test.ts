@@ -16,8 +16,10 @@ import {
   C_STATUS,
   CMD_DRAIN,
   CONTROL_STRIDE,
+  H_WALK,
   STATUS_EXITED,
 } from '../../src/broadphase/parallel/shared.js';
+import { SLOT_MASK } from '../../src/broadphase/proxies.js';
 import { type Dimensions, SweepAndPrune } from '../../src/index.js';
 import { rng } from '../support/rng.js';
 import { sharedPool, workerUrl } from './parallelWorker.js';
@@ -275,6 +277,152 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
     const u = new Twin(parallel(4, 3), 3);
     await scene(u, 3, 43, { n: 5000, frames: 6, teleport: 0.01, churn: 20, big: 2 });
     u.par.dispose();
+  });
+
+  // A moveMany of most boxes (from 4 096) makes the update take every box, as markAllMoved does: each
+  // region walks its own members (two-phase frames) instead of reading the whole list of moved boxes.
+  for (const [workers, twoPhase, inThread] of [
+    [2, 'auto', false],
+    [4, 'auto', false],
+    [2, 'never', false],
+    [3, 'auto', true],
+  ] as const) {
+    it(`${workers} ${inThread ? 'regions in-thread' : 'workers'} (twoPhase ${twoPhase}): moveMany of most boxes — in slot order, shuffled, 60 % — with statics, flips, churn and a move after the batch`, () => {
+      const d = 3;
+      const t = new Twin(
+        inThread
+          ? new ParallelSweepAndPrune({
+              dimensions: d,
+              workers,
+              inThread,
+              minBoxesPerRegion: 16,
+              validate: true,
+            })
+          : parallel(workers, d, { validate: true, twoPhase }),
+        d,
+      );
+      const header = (t.par as unknown as { frames: { header: Int32Array } }).frames.header;
+      const r = rng(500 + workers + (twoPhase === 'never' ? 10 : 0) + (inThread ? 20 : 0));
+      const world = 70;
+      const n = 8000;
+      const box = () => {
+        const p = Array.from({ length: d }, () => r() * world);
+        const h = 0.3 + r() * 1.2;
+        return [...p.map((v) => v - h), ...p.map((v) => v + h)];
+      };
+      const boxes: number[][] = [];
+      for (let i = 0; i < n; i++) {
+        boxes.push(box());
+        t.insert(boxes[i]);
+      }
+      const setStatic = (i: number, on: boolean) => {
+        t.par.setStatic(t.handles[i], on);
+        t.seq.setStatic(t.handles[i], on);
+      };
+      for (let i = 0; i < n; i += 97) setStatic(i, true);
+      t.update();
+      let walked = 0;
+      let inSlotOrder = 0;
+      for (let f = 0; f < depth(9, 24); f++) {
+        // Churn (from the third frame): the batch then holds a handle in a new slot, out of slot order.
+        if (f % 3 === 2) {
+          for (let c = 0; c < 5; c++) {
+            const i = 1 + Math.floor(r() * (t.handles.length - 1));
+            t.remove(i);
+            boxes.splice(i, 1);
+            boxes.push(box());
+            t.insert(boxes[boxes.length - 1]);
+          }
+        }
+        // A static box turns dynamic, or a dynamic one static.
+        if (f % 4 === 1) setStatic(97 * (1 + (f % 7)) + (f % 8 === 1 ? 0 : 1), f % 8 !== 1);
+        // All boxes in slot order (one block copy), all shuffled, or 60 % of them shuffled.
+        const order = t.handles.map((_, i) => i);
+        if (f % 3 !== 0) {
+          for (let i = order.length - 1; i > 0; i--) {
+            const j = Math.floor(r() * (i + 1));
+            [order[i], order[j]] = [order[j], order[i]];
+          }
+        }
+        const picked = f % 3 === 2 ? order.slice(0, Math.ceil(0.6 * order.length)) : order;
+        const handles = new Int32Array(picked.length);
+        const bounds = new Float64Array(picked.length * 2 * d);
+        picked.forEach((i, j) => {
+          const b = boxes[i];
+          const jump = r() < 0.01;
+          for (let k = 0; k < d; k++) {
+            const shift = jump ? r() * world - b[k] : (r() - 0.5) * 0.6;
+            b[k] += shift;
+            b[k + d] += shift;
+          }
+          handles[j] = t.handles[i];
+          bounds.set(b, j * 2 * d);
+        });
+        if (handles.every((h, i) => (h & SLOT_MASK) === i)) inSlotOrder++;
+        t.par.moveMany(handles, bounds);
+        t.seq.moveMany(handles, bounds);
+        // A single move after the batch wins over it.
+        boxes[0] = box();
+        t.move(0, boxes[0]);
+        t.update();
+        walked += header[H_WALK];
+        // Every box as moved (a batch copied wrong may change no pair).
+        const got = new Array<number>(2 * d);
+        for (let i = 0; i < boxes.length; i++) {
+          t.par.getBounds(t.handles[i], got);
+          if (got.some((v, k) => v !== boxes[i][k])) expect(got, `box ${i}, frame ${f}`).toEqual(boxes[i]);
+        }
+      }
+      expect(inSlotOrder).toBeGreaterThan(0);
+      if (twoPhase === 'auto') expect(walked).toBeGreaterThan(2);
+      expect(t.par.pairCount).toBeGreaterThan(500);
+      t.par.dispose();
+    });
+  }
+
+  it('2 workers: a moveMany of most boxes reads every box, so a bad one written into `bounds` unmarked makes update() throw naming it; fixed, the next update is exact', () => {
+    const t = new Twin(parallel(2, 3), 3);
+    const r = rng(77);
+    const n = 6000;
+    const boxes: number[][] = [];
+    for (let i = 0; i < n; i++) {
+      const p = [r() * 60, r() * 60, r() * 60];
+      boxes.push([...p, ...p.map((v) => v + 1 + r())]);
+      t.insert(boxes[i]);
+    }
+    t.update();
+    const batch = () => {
+      const bounds = new Float64Array(6 * n);
+      boxes.forEach((b, i) => {
+        for (let k = 0; k < 3; k++) {
+          const shift = (r() - 0.5) * 0.6;
+          b[k] += shift;
+          b[k + 3] += shift;
+        }
+        bounds.set(b, 6 * i);
+      });
+      const handles = Int32Array.from(t.handles);
+      t.par.moveMany(handles, bounds);
+      t.seq.moveMany(handles, bounds);
+    };
+    for (let f = 0; f < 3; f++) {
+      batch();
+      t.update();
+    }
+    batch();
+    const victim = 4321;
+    const at = t.par.offsetOf(t.handles[victim]);
+    t.par.bounds.set([0, 0, 0, -1, 1, 1], at);
+    const before = [t.par.pairs().slice(), t.par.began().slice(), t.par.ended().slice()];
+    expect(() => t.par.update()).toThrow(new RegExp(`handle ${t.handles[victim]} in \`bounds\``));
+    expect(difference(t.par.pairs(), before[0])).toBe('');
+    expect(difference(t.par.began(), before[1])).toBe('');
+    expect(difference(t.par.ended(), before[2])).toBe('');
+    t.par.bounds.set(boxes[victim], at);
+    t.update();
+    batch();
+    t.update();
+    t.par.dispose();
   });
 
   it('a first frame with more pairs than the output buffers hold (they grow, nothing is lost)', async () => {

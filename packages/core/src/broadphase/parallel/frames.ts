@@ -180,6 +180,23 @@ export class Frames {
     }
   }
 
+  /**
+   * For a batch move of `n` boxes, checked on the calling thread: when they are many and most of the
+   * boxes, the next update takes every dynamic box, as after `markAllMoved` — a two-phase frame in which
+   * each region reads its own members (see H_WALK), rather than the whole list of moved boxes read by
+   * every region. Returns whether it does: the batch then lists only its static boxes (a whole-list
+   * frame reads unlisted static ones not at all). Not once bounds were written straight into shared
+   * memory: a box written there and not yet marked is then still left unread.
+   */
+  takeBatchWhole(n: number): boolean {
+    if (n < MASKED_MIN_SLOTS || 2 * n < this.store.count || this.everUnchecked) return false;
+    this.allMoved = true;
+    // Every dynamic box is read, so each is checked, as after markAllMoved (which costs nothing
+    // measurable): a box written into shared memory against the documentation cannot slip in unchecked.
+    this.unchecked = true;
+    return true;
+  }
+
   /** Lists a slot as changed for the next update (once). */
   markDirty(slot: number): void {
     if (this.listed[slot] === 0) {

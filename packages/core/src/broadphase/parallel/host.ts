@@ -23,7 +23,7 @@
  * one after the other on the calling thread — same results — and the broadphase says so once.
  */
 import { PairedBroadphase } from '../pairedBroadphase.js';
-import { checkStaticFlag, copyBox, SLOT_MASK } from '../proxies.js';
+import { checkStaticFlag, copyBox, copyBoxesInSlotOrder, SLOT_MASK } from '../proxies.js';
 import type { PairBuffers, QueryCallback } from '../types.js';
 import { RegionDispatch } from './dispatch.js';
 import { Frames } from './frames.js';
@@ -277,11 +277,15 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     const frames = this.frames;
     const flag = frames.listed;
     const dirty = frames.dirty;
+    // Most boxes moved: listed, they would be read whole by every region (only the static ones are).
+    const whole = frames.takeBatchWhole(n);
+    const statics = this.store.statics;
+    const copied = whole && copyBoxesInSlotOrder(box, handles, bounds, n, s);
     let dirtyCount = frames.dirtyCount;
     for (let i = 0; i < n; i++) {
       const slot = handles[i] & SLOT_MASK;
-      copyBox(box, slot * s, bounds, i * s, s);
-      if (flag[slot] === 0) {
+      if (!copied) copyBox(box, slot * s, bounds, i * s, s);
+      if (flag[slot] === 0 && (!whole || statics[slot] === 1)) {
         flag[slot] = 1;
         dirty[dirtyCount++] = slot;
       }
