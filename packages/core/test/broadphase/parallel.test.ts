@@ -16,6 +16,7 @@ import {
   C_STATUS,
   CMD_DRAIN,
   CONTROL_STRIDE,
+  H_ALL_MOVED,
   H_WALK,
   STATUS_EXITED,
 } from '../../src/broadphase/parallel/shared.js';
@@ -279,15 +280,16 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
     u.par.dispose();
   });
 
-  // A moveMany of most boxes (from 4 096) makes the update take every box, as markAllMoved does: each
-  // region walks its own members (two-phase frames) instead of reading the whole list of moved boxes.
+  // A moveMany, or move() calls, of most boxes (from 4 096) make the update take every box, as
+  // markAllMoved does: each region walks its own members (two-phase frames) instead of reading the whole
+  // list of moved boxes; the inserted, removed, flipped and static ones stay listed.
   for (const [workers, twoPhase, inThread] of [
     [2, 'auto', false],
     [4, 'auto', false],
     [2, 'never', false],
     [3, 'auto', true],
   ] as const) {
-    it(`${workers} ${inThread ? 'regions in-thread' : 'workers'} (twoPhase ${twoPhase}): moveMany of most boxes — in slot order, shuffled, 60 % — with statics, flips, churn and a move after the batch`, () => {
+    it(`${workers} ${inThread ? 'regions in-thread' : 'workers'} (twoPhase ${twoPhase}): moveMany or move() of most boxes — in slot order, shuffled, 60 % — with statics, flips, churn and a move after the batch`, () => {
       const d = 3;
       const t = new Twin(
         inThread
@@ -323,9 +325,13 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
       t.update();
       let walked = 0;
       let inSlotOrder = 0;
+      let takenWhole = 0;
       for (let f = 0; f < depth(9, 24); f++) {
-        // Churn (from the third frame): the batch then holds a handle in a new slot, out of slot order.
-        if (f % 3 === 2) {
+        // Every fourth frame moves the boxes one by one through move() instead of one batch.
+        const perBody = f % 4 === 3;
+        // Churn (from the third frame): the batch then holds a handle in a new slot, out of slot order,
+        // and a box inserted in this frame is moved in it.
+        if (f % 3 === 2 || perBody) {
           for (let c = 0; c < 5; c++) {
             const i = 1 + Math.floor(r() * (t.handles.length - 1));
             t.remove(i);
@@ -358,14 +364,18 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
           handles[j] = t.handles[i];
           bounds.set(b, j * 2 * d);
         });
-        if (handles.every((h, i) => (h & SLOT_MASK) === i)) inSlotOrder++;
-        t.par.moveMany(handles, bounds);
-        t.seq.moveMany(handles, bounds);
+        if (perBody) for (const i of picked) t.move(i, boxes[i]);
+        else {
+          if (handles.every((h, i) => (h & SLOT_MASK) === i)) inSlotOrder++;
+          t.par.moveMany(handles, bounds);
+          t.seq.moveMany(handles, bounds);
+        }
         // A single move after the batch wins over it.
         boxes[0] = box();
         t.move(0, boxes[0]);
         t.update();
         walked += header[H_WALK];
+        if (perBody) takenWhole += header[H_ALL_MOVED];
         // Every box as moved (a batch copied wrong may change no pair).
         const got = new Array<number>(2 * d);
         for (let i = 0; i < boxes.length; i++) {
@@ -374,6 +384,7 @@ describe('ParallelSweepAndPrune equals the sequential SweepAndPrune, order inclu
         }
       }
       expect(inSlotOrder).toBeGreaterThan(0);
+      expect(takenWhole).toBeGreaterThan(0);
       if (twoPhase === 'auto') expect(walked).toBeGreaterThan(2);
       expect(t.par.pairCount).toBeGreaterThan(500);
       t.par.dispose();

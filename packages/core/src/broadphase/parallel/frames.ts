@@ -15,7 +15,7 @@
  * each region boxes in proportion to its speed. This moves work only: which region reports a pair
  * never changes what is reported.
  */
-import { type ProxyStore, throwBadWrittenBox } from '../proxies.js';
+import { type ProxyStore, SLOT_MASK, throwBadWrittenBox } from '../proxies.js';
 import { imbalance, RegionLayout } from './layout.js';
 import { MAX_MASKED_REGIONS, type ResolvedParallelOptions } from './options.js';
 import { MergedPairs } from './pairLists.js';
@@ -107,6 +107,10 @@ export class Frames {
   /** 1 per slot in `dirty` (shared: the workers skip unlisted static boxes in whole-list frames). */
   listed: Uint8Array;
   dirtyCount = 0;
+  /** 1 per slot listed by a move only (see {@link markMovedSlot}; on this thread alone). */
+  private movedOnly: Uint8Array;
+  /** Slots listed by a move only. */
+  private movedOnlyCount = 0;
   /** markAllMoved() since the last update. */
   allMoved = false;
   /** Bounds written straight into shared memory wait for their check (markMoved / markAllMoved). */
@@ -154,6 +158,7 @@ export class Frames {
     const capacity = store.capacity;
     this.dirty = new Int32Array(makeBuffer(4 * capacity, shared));
     this.listed = new Uint8Array(makeBuffer(capacity, shared));
+    this.movedOnly = new Uint8Array(capacity);
     this.masks = new Uint32Array(makeBuffer(4 * capacity, shared));
     this.changes = new Int32Array(makeBuffer(8 * capacity, shared));
     this.header = new Int32Array(makeBuffer(4 * headerWords(regions), shared));
@@ -197,12 +202,80 @@ export class Frames {
     return true;
   }
 
-  /** Lists a slot as changed for the next update (once). */
+  /** Lists a slot as changed for the next update (once): inserted, removed, its static flag set. */
   markDirty(slot: number): void {
     if (this.listed[slot] === 0) {
       this.listed[slot] = 1;
       this.dirty[this.dirtyCount++] = slot;
+    } else if (this.movedOnly[slot] === 1) {
+      this.movedOnly[slot] = 0;
+      this.movedOnlyCount--;
     }
+  }
+
+  /**
+   * Lists a slot whose box `move` gave new bounds (checked on this thread). When such slots are many
+   * and most of the boxes, the update takes every box instead (see {@link takeMovedWhole}).
+   */
+  markMovedSlot(slot: number): void {
+    if (this.listed[slot] === 0) {
+      this.listed[slot] = 1;
+      this.dirty[this.dirtyCount++] = slot;
+      this.movedOnly[slot] = 1;
+      this.movedOnlyCount++;
+    }
+  }
+
+  /**
+   * Lists the slots of a batch move's `n` handles as {@link markMovedSlot} does — only the static ones
+   * when the batch takes every box ({@link takeBatchWhole}): the dynamic ones are read as members.
+   */
+  listMoved(handles: ArrayLike<number>, n: number, whole: boolean): void {
+    const listed = this.listed;
+    const dirty = this.dirty;
+    const movedOnly = this.movedOnly;
+    const statics = this.store.statics;
+    let count = this.dirtyCount;
+    let moved = this.movedOnlyCount;
+    for (let i = 0; i < n; i++) {
+      const slot = handles[i] & SLOT_MASK;
+      if (listed[slot] === 0 && (!whole || statics[slot] === 1)) {
+        listed[slot] = 1;
+        dirty[count++] = slot;
+        movedOnly[slot] = 1;
+        moved++;
+      }
+    }
+    this.dirtyCount = count;
+    this.movedOnlyCount = moved;
+  }
+
+  /**
+   * Before a frame: when the slots listed by a move only are many and most of the boxes, takes every
+   * box, as a batch move of as many does ({@link takeBatchWhole}), and unlists them (their boxes are
+   * read as members); the other listed slots — inserted, removed, flipped, static — stay listed.
+   * Clears the move-only marks either way.
+   */
+  private takeMovedWhole(): void {
+    if (this.movedOnlyCount === 0) return;
+    const movedOnly = this.movedOnly;
+    const dirty = this.dirty;
+    const n = this.dirtyCount;
+    if (!this.allMoved && this.takeBatchWhole(this.movedOnlyCount)) {
+      const listed = this.listed;
+      const statics = this.store.statics;
+      let kept = 0;
+      for (let i = 0; i < n; i++) {
+        const slot = dirty[i];
+        if (movedOnly[slot] === 1 && statics[slot] === 0) listed[slot] = 0;
+        else dirty[kept++] = slot;
+        movedOnly[slot] = 0;
+      }
+      this.dirtyCount = kept;
+    } else {
+      for (let i = 0; i < n; i++) movedOnly[dirty[i]] = 0;
+    }
+    this.movedOnlyCount = 0;
   }
 
   /** The buffer set region (and merge range) `r` works on. */
@@ -231,6 +304,7 @@ export class Frames {
    * frame starts with the classify phase. The caller hands the buffers out when `buffersChanged`.
    */
   prepare(): boolean {
+    this.takeMovedWhole();
     const h = this.header;
     const o = this.options;
     const regions = o.regions;
@@ -446,6 +520,9 @@ export class Frames {
     const listed = new Uint8Array(makeBuffer(capacity, this.shared));
     listed.set(this.listed);
     this.listed = listed;
+    const movedOnly = new Uint8Array(capacity);
+    movedOnly.set(this.movedOnly);
+    this.movedOnly = movedOnly;
     this.masks = new Uint32Array(makeBuffer(4 * capacity, this.shared));
     this.changes = new Int32Array(makeBuffer(8 * capacity, this.shared));
     this.masksExact = false;

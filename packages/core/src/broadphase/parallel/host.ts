@@ -258,7 +258,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     }
     const slot = this.store.moveSlot(handle, bounds);
     this.store.setBounds(slot, bounds);
-    this.frames.markDirty(slot);
+    this.frames.markMovedSlot(slot);
   }
 
   /**
@@ -275,22 +275,12 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     const s = this.store.stride;
     const box = this.store.bounds;
     const frames = this.frames;
-    const flag = frames.listed;
-    const dirty = frames.dirty;
     // Most boxes moved: listed, they would be read whole by every region (only the static ones are).
     const whole = frames.takeBatchWhole(n);
-    const statics = this.store.statics;
-    const copied = whole && copyBoxesInSlotOrder(box, handles, bounds, n, s);
-    let dirtyCount = frames.dirtyCount;
-    for (let i = 0; i < n; i++) {
-      const slot = handles[i] & SLOT_MASK;
-      if (!copied) copyBox(box, slot * s, bounds, i * s, s);
-      if (flag[slot] === 0 && (!whole || statics[slot] === 1)) {
-        flag[slot] = 1;
-        dirty[dirtyCount++] = slot;
-      }
+    if (!whole || !copyBoxesInSlotOrder(box, handles, bounds, n, s)) {
+      for (let i = 0; i < n; i++) copyBox(box, (handles[i] & SLOT_MASK) * s, bounds, i * s, s);
     }
-    frames.dirtyCount = dirtyCount;
+    frames.listMoved(handles, n, whole);
   }
 
   /**
