@@ -48,7 +48,8 @@ let warnedFallback = false;
  * without a copy: write them straight into `bounds` and call
  * {@link ParallelSweepAndPrune.markMoved} or {@link ParallelSweepAndPrune.markAllMoved}; the workers
  * then check them at the next update, which throws a `RangeError` naming the first bad proxy before
- * anything changes.
+ * anything changes. Moves of most boxes (from 4 096) through `moveMany` or `move` make the update take
+ * every box, as `markAllMoved` does: only the check and the copy remain on the calling thread.
  *
  * With one region on the calling thread (`workers: 1` where `update()` can block, or `inThread` with
  * one worker) it is the sequential `SweepAndPrune` itself — no worker, no shared memory, its speed —
@@ -263,7 +264,9 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
 
   /**
    * Moves many proxies at once: `handles[i]` gets the bounds at `bounds[i · 2D ... i · 2D + 2D)`.
-   * Validates everything before changing anything. (Writing into `bounds` saves this copy.)
+   * Validates everything before changing anything. A batch of most boxes makes the next update take
+   * every box (as {@link markAllMoved}), and one in slot order (the handles of boxes inserted in order)
+   * is copied in one block. (Writing into `bounds` saves this copy.)
    */
   moveMany(handles: ArrayLike<number>, bounds: ArrayLike<number>, count?: number): void {
     this.usable('moveMany');
