@@ -91,8 +91,9 @@ export function wrongBox(b: Float64Array, o: number, d: number): number {
 
 /**
  * When `handles[i]` is slot i for every i < n (a batch in slot order: the handles of boxes inserted in
- * order, all moved) and `from` is a Float64Array, copies the batch's boxes into `to` with one block copy
- * and returns true; else copies nothing and returns false. Stops at the first handle out of order.
+ * order, all moved) and `from` is a Float64Array of exactly those boxes, copies them into `to` with one
+ * block copy and returns true; else copies nothing and returns false. Stops at the first handle out of
+ * order. (A longer `from` is left to the caller: a view of its start would allocate every frame.)
  */
 export function copyBoxesInSlotOrder(
   to: Float64Array,
@@ -101,9 +102,9 @@ export function copyBoxesInSlotOrder(
   n: number,
   s: number,
 ): boolean {
-  if (!(from instanceof Float64Array)) return false;
+  if (!(from instanceof Float64Array) || from.length !== n * s) return false;
   for (let i = 0; i < n; i++) if ((handles[i] & SLOT_MASK) !== i) return false;
-  to.set(n * s === from.length ? from : from.subarray(0, n * s));
+  to.set(from);
   return true;
 }
 

@@ -467,7 +467,7 @@ describe('static proxies on the parallel broadphase equal SweepAndPrune', () => 
   }
 });
 
-describe('two regions, one on a worker, fed through bounds', () => {
+describe('two regions, one on a worker, fed through bounds or moveMany', () => {
   it('allocate on the calling thread no more than its few clock reads a frame, barrier waits included', () => {
     // In a child process, so the test runner's own traffic does not share the heap. The calling
     // thread's region is the smaller one, so it waits at both barriers of every frame; a barrier that
@@ -479,6 +479,10 @@ describe('two regions, one on a worker, fed through bounds', () => {
     expect(r.members[0]).toBeLessThan(r.members[1]);
     // The runtime adds garbage to some windows at random, never to all: the quietest is the measure.
     expect(Math.min(...r.growth), `growth per window ${r.growth.join(', ')}`).toBeLessThan(window * 1024);
+    // The same fed through moveMany of every box (an update that then takes every box).
+    const batch = runProbe<{ growth: number[]; checksum: number }>(probe, ['moveMany']);
+    expect(batch.checksum).not.toBe(0);
+    expect(Math.min(...batch.growth), `moveMany: ${batch.growth.join(', ')}`).toBeLessThan(window * 1024);
     // The control: about 4 kB a frame shows in every window.
     const control = runProbe<{ growth: number[] }>(probe, ['control']);
     expect(Math.min(...control.growth), `control: ${control.growth.join(', ')}`).toBeGreaterThan(
