@@ -3,7 +3,7 @@
  * thread — run in a child process of its own (`node --expose-gc --import tsx regionsHeapProbe.ts
  * [control]`). The calling thread's region gets a fifth of the boxes, so it waits at the frame's
  * barriers for the worker (spinning, then sleeping) every frame. Boxes bounce in a cube, written into
- * `bounds` then `markAllMoved()` (`moveMany`: 5 000 of them, moved by one `moveMany`); `control` adds an
+ * `bounds` then `markAllMoved()` (`moveMany`: 4 500 of them, moved by one `moveMany`); `control` adds an
  * array of about 4 kB allocated a frame. Measures the calling
  * thread's heap: the host's part and region 0's, barriers included, which are the worker's code too.
  * Warms up, then prints the heap growth of each window of 300 frames (after a full GC) as JSON.
