@@ -1,6 +1,6 @@
 /**
  * The frame bookkeeping of one region-parallel broadphase on the host: its shared buffers (shared.ts),
- * the list of slots changed since the last update, the region layout decisions (layout.ts: cut when
+ * the list of slots changed since the last update (changedSlots.ts), the region layout decisions (layout.ts: cut when
  * there are enough boxes, re-cut when the balance drifts), the frame header and the merge's key splits,
  * the growth of the regions' and merge ranges' output buffers, and the close of an update (the merged
  * ranges concatenated into the pair lists, pairLists.ts). Everything here is O(regions) per update, or
@@ -15,7 +15,8 @@
  * each region boxes in proportion to its speed. This moves work only: which region reports a pair
  * never changes what is reported.
  */
-import { type ProxyStore, SLOT_MASK, throwBadWrittenBox } from '../proxies.js';
+import { type ProxyStore, throwBadWrittenBox } from '../proxies.js';
+import { ChangedSlots } from './changedSlots.js';
 import { imbalance, RegionLayout } from './layout.js';
 import { MAX_MASKED_REGIONS, type ResolvedParallelOptions } from './options.js';
 import { MergedPairs } from './pairLists.js';
@@ -102,21 +103,8 @@ export class Frames {
   tracing = false;
   /** Responsibility bounds of every region (shared). */
   readonly regions: Float64Array;
-  /** Slots changed since the last update. */
-  dirty: Int32Array;
-  /** 1 per slot in `dirty` (shared: the workers skip unlisted static boxes in whole-list frames). */
-  listed: Uint8Array;
-  dirtyCount = 0;
-  /** 1 per slot listed by a move only (see {@link markMovedSlot}; on this thread alone). */
-  private movedOnly: Uint8Array;
-  /** Slots listed by a move only. */
-  private movedOnlyCount = 0;
-  /** markAllMoved() since the last update. */
-  allMoved = false;
-  /** Bounds written straight into shared memory wait for their check (markMoved / markAllMoved). */
-  unchecked = false;
-  /** Whether bounds were ever written straight into shared memory (a re-cut frame checks every box then). */
-  everUnchecked = false;
+  /** The slots changed since the last update, and what the next update must take besides. */
+  readonly changed: ChangedSlots;
   /** Whether a buffer was replaced since the workers last got the set. */
   buffersChanged = false;
   /** 1 for a region whose output buffer grew and must be written again. */
@@ -156,9 +144,7 @@ export class Frames {
   ) {
     const regions = options.regions;
     const capacity = store.capacity;
-    this.dirty = new Int32Array(makeBuffer(4 * capacity, shared));
-    this.listed = new Uint8Array(makeBuffer(capacity, shared));
-    this.movedOnly = new Uint8Array(capacity);
+    this.changed = new ChangedSlots(store, shared);
     this.masks = new Uint32Array(makeBuffer(4 * capacity, shared));
     this.changes = new Int32Array(makeBuffer(8 * capacity, shared));
     this.header = new Int32Array(makeBuffer(4 * headerWords(regions), shared));
@@ -185,99 +171,6 @@ export class Frames {
     }
   }
 
-  /**
-   * For a batch move of `n` boxes, checked on the calling thread: when they are many and most of the
-   * boxes, the next update takes every dynamic box, as after `markAllMoved` — a two-phase frame in which
-   * each region reads its own members (see H_WALK), rather than the whole list of moved boxes read by
-   * every region. Returns whether it does: the batch then lists only its static boxes (a whole-list
-   * frame reads unlisted static ones not at all). Not once bounds were written straight into shared
-   * memory: a box written there and not yet marked is then still left unread.
-   */
-  takeBatchWhole(n: number): boolean {
-    if (n < MASKED_MIN_SLOTS || 2 * n < this.store.count || this.everUnchecked) return false;
-    this.allMoved = true;
-    // Every dynamic box is read, so each is checked, as after markAllMoved (which costs nothing
-    // measurable): a box written into shared memory against the documentation cannot slip in unchecked.
-    this.unchecked = true;
-    return true;
-  }
-
-  /** Lists a slot as changed for the next update (once): inserted, removed, its static flag set. */
-  markDirty(slot: number): void {
-    if (this.listed[slot] === 0) {
-      this.listed[slot] = 1;
-      this.dirty[this.dirtyCount++] = slot;
-    } else if (this.movedOnly[slot] === 1) {
-      this.movedOnly[slot] = 0;
-      this.movedOnlyCount--;
-    }
-  }
-
-  /**
-   * Lists a slot whose box `move` gave new bounds (checked on this thread). When such slots are many
-   * and most of the boxes, the update takes every box instead (see {@link takeMovedWhole}).
-   */
-  markMovedSlot(slot: number): void {
-    if (this.listed[slot] === 0) {
-      this.listed[slot] = 1;
-      this.dirty[this.dirtyCount++] = slot;
-      this.movedOnly[slot] = 1;
-      this.movedOnlyCount++;
-    }
-  }
-
-  /**
-   * Lists the slots of a batch move's `n` handles as {@link markMovedSlot} does — only the static ones
-   * when the batch takes every box ({@link takeBatchWhole}): the dynamic ones are read as members.
-   */
-  listMoved(handles: ArrayLike<number>, n: number, whole: boolean): void {
-    const listed = this.listed;
-    const dirty = this.dirty;
-    const movedOnly = this.movedOnly;
-    const statics = this.store.statics;
-    let count = this.dirtyCount;
-    let moved = this.movedOnlyCount;
-    for (let i = 0; i < n; i++) {
-      const slot = handles[i] & SLOT_MASK;
-      if (listed[slot] === 0 && (!whole || statics[slot] === 1)) {
-        listed[slot] = 1;
-        dirty[count++] = slot;
-        movedOnly[slot] = 1;
-        moved++;
-      }
-    }
-    this.dirtyCount = count;
-    this.movedOnlyCount = moved;
-  }
-
-  /**
-   * Before a frame: when the slots listed by a move only are many and most of the boxes, takes every
-   * box, as a batch move of as many does ({@link takeBatchWhole}), and unlists them (their boxes are
-   * read as members); the other listed slots — inserted, removed, flipped, static — stay listed.
-   * Clears the move-only marks either way.
-   */
-  private takeMovedWhole(): void {
-    if (this.movedOnlyCount === 0) return;
-    const movedOnly = this.movedOnly;
-    const dirty = this.dirty;
-    const n = this.dirtyCount;
-    if (!this.allMoved && this.takeBatchWhole(this.movedOnlyCount)) {
-      const listed = this.listed;
-      const statics = this.store.statics;
-      let kept = 0;
-      for (let i = 0; i < n; i++) {
-        const slot = dirty[i];
-        if (movedOnly[slot] === 1 && statics[slot] === 0) listed[slot] = 0;
-        else dirty[kept++] = slot;
-        movedOnly[slot] = 0;
-      }
-      this.dirtyCount = kept;
-    } else {
-      for (let i = 0; i < n; i++) movedOnly[dirty[i]] = 0;
-    }
-    this.movedOnlyCount = 0;
-  }
-
   /** The buffer set region (and merge range) `r` works on. */
   buffersOf(r: number): InstanceBuffers {
     const store = this.store;
@@ -285,9 +178,9 @@ export class Frames {
       bounds: store.bounds.buffer,
       alive: store.alive.buffer,
       statics: store.statics.buffer,
-      listed: this.listed.buffer,
+      listed: this.changed.listed.buffer,
       handles: store.handles.buffer,
-      dirty: this.dirty.buffer,
+      dirty: this.changed.dirty.buffer,
       header: this.header.buffer,
       timings: this.timings.buffer,
       regions: this.regions.buffer,
@@ -304,7 +197,8 @@ export class Frames {
    * frame starts with the classify phase. The caller hands the buffers out when `buffersChanged`.
    */
   prepare(): boolean {
-    this.takeMovedWhole();
+    const changed = this.changed;
+    changed.beforeFrame();
     const h = this.header;
     const o = this.options;
     const regions = o.regions;
@@ -332,10 +226,10 @@ export class Frames {
     }
     this.updatesSinceLayout++;
     const full = h[H_FULL] === 1;
-    h[H_DIRTY] = this.dirtyCount;
+    h[H_DIRTY] = changed.count;
     h[H_USED] = store.used;
-    h[H_ALL_MOVED] = this.allMoved ? 1 : 0;
-    h[H_CHECK] = this.unchecked || (full && this.everUnchecked) ? 1 : 0;
+    h[H_ALL_MOVED] = changed.allMoved ? 1 : 0;
+    h[H_CHECK] = changed.unchecked || (full && changed.everUnchecked) ? 1 : 0;
     h[H_PAIRS] = this.lists.count;
     h[H_SPIN_US] = this.spinUs;
     h[H_TRACE] = this.tracing ? 1 : 0;
@@ -345,8 +239,8 @@ export class Frames {
     }
     // Two phases pay when many regions would each read every changed box (see H_MASKED), and whenever
     // the boxes are read in a first phase anyway, to check them: the bits then cost a test or two.
-    const every = full || this.allMoved;
-    const listedSlots = every ? store.used : this.dirtyCount;
+    const every = full || changed.allMoved;
+    const listedSlots = every ? store.used : changed.count;
     const masked =
       this.layoutSplit &&
       regions <= MAX_MASKED_REGIONS &&
@@ -381,7 +275,7 @@ export class Frames {
     // The masks were written (those of a bad box's chunk too), but no region acted on them.
     this.masksExact = false;
     const store = this.store;
-    const slot = h[H_FULL] === 1 || h[H_ALL_MOVED] === 1 ? first : this.dirty[first];
+    const slot = h[H_FULL] === 1 || h[H_ALL_MOVED] === 1 ? first : this.changed.dirty[first];
     throwBadWrittenBox(store, slot, 'ParallelSweepAndPrune.update');
   }
 
@@ -451,11 +345,7 @@ export class Frames {
     const store = this.store;
     if (this.lists.assemble(this.merged, store.tagged ? store.tags : undefined)) this.buffersChanged = true;
     store.recycle();
-    const listed = this.listed;
-    for (let i = 0; i < this.dirtyCount; i++) listed[this.dirty[i]] = 0;
-    this.dirtyCount = 0;
-    this.allMoved = false;
-    this.unchecked = false;
+    this.changed.clear();
     const h = this.header;
     this.masksExact = h[H_MASKED] === 1 && (this.masksExact || this.takeAll);
     const full = h[H_FULL] === 1;
@@ -514,15 +404,7 @@ export class Frames {
 
   /** Grows the per-slot arrays to `capacity` slots (after the proxy store grew). */
   grow(capacity: number): void {
-    const dirty = new Int32Array(makeBuffer(4 * capacity, this.shared));
-    dirty.set(this.dirty.subarray(0, this.dirtyCount));
-    this.dirty = dirty;
-    const listed = new Uint8Array(makeBuffer(capacity, this.shared));
-    listed.set(this.listed);
-    this.listed = listed;
-    const movedOnly = new Uint8Array(capacity);
-    movedOnly.set(this.movedOnly);
-    this.movedOnly = movedOnly;
+    this.changed.grow(capacity);
     this.masks = new Uint32Array(makeBuffer(4 * capacity, this.shared));
     this.changes = new Int32Array(makeBuffer(8 * capacity, this.shared));
     this.masksExact = false;

@@ -186,9 +186,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
       this.solo.markWritten(handle);
       return;
     }
-    this.frames.markDirty(this.store.slotOf(handle, 'markMoved'));
-    this.frames.unchecked = true;
-    this.frames.everUnchecked = true;
+    this.frames.changed.markWritten(this.store.slotOf(handle, 'markMoved'));
   }
 
   /**
@@ -203,9 +201,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
       this.solo.markAllWritten();
       return;
     }
-    this.frames.allMoved = true;
-    this.frames.unchecked = true;
-    this.frames.everUnchecked = true;
+    this.frames.changed.markAllWritten();
   }
 
   /**
@@ -218,7 +214,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     this.usable('insert');
     if (this.solo) return this.solo.insert(bounds, tag, isStatic);
     const slot = this.store.allocate(bounds, tag, isStatic);
-    this.frames.markDirty(slot);
+    this.frames.changed.mark(slot);
     return this.store.handles[slot];
   }
 
@@ -238,7 +234,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     const flag = isStatic ? 1 : 0;
     if (this.store.statics[slot] === flag) return;
     this.store.statics[slot] = flag;
-    this.frames.markDirty(slot);
+    this.frames.changed.mark(slot);
   }
 
   /** Whether a live proxy is static. Throws for a stale or unknown handle. */
@@ -259,7 +255,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     }
     const slot = this.store.moveSlot(handle, bounds);
     this.store.setBounds(slot, bounds);
-    this.frames.markMovedSlot(slot);
+    this.frames.changed.markMoved(slot);
   }
 
   /**
@@ -277,13 +273,13 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     const n = this.store.checkMany(handles, bounds, count, 'moveMany');
     const s = this.store.stride;
     const box = this.store.bounds;
-    const frames = this.frames;
+    const changed = this.frames.changed;
     // Most boxes moved: listed, they would be read whole by every region (only the static ones are).
-    const whole = frames.takeBatchWhole(n);
+    const whole = changed.takeBatchWhole(n);
     if (!whole || !copyBoxesInSlotOrder(box, handles, bounds, n, s)) {
       for (let i = 0; i < n; i++) copyBox(box, (handles[i] & SLOT_MASK) * s, bounds, i * s, s);
     }
-    frames.listMoved(handles, n, whole);
+    changed.listMoved(handles, n, whole);
   }
 
   /**
@@ -298,7 +294,7 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     }
     const slot = this.store.slotOf(handle, 'remove');
     this.store.release(slot);
-    this.frames.markDirty(slot);
+    this.frames.changed.mark(slot);
   }
 
   /**
