@@ -1,11 +1,11 @@
 /**
  * The frame bookkeeping of one region-parallel broadphase on the host: its shared buffers (shared.ts),
- * the list of slots changed since the last update (changedSlots.ts), the region layout decisions (layout.ts: cut when
- * there are enough boxes, re-cut when the balance drifts), the frame header and the merge's key splits,
- * the growth of the regions' and merge ranges' output buffers, and the close of an update (the merged
- * ranges concatenated into the pair lists, pairLists.ts). Everything here is O(regions) per update, or
- * O(changed slots) for the slots listed through `insert` / `move`; nothing is per box or per pair but
- * the final copies.
+ * the list of slots changed since the last update (changedSlots.ts), the region layout decisions
+ * (layout.ts: cut when there are enough boxes, re-cut when the balance drifts), the frame header and the
+ * merge's key splits, the growth of the regions' and merge ranges' output buffers, and the close of an
+ * update (the merged ranges concatenated into the pair lists, pairLists.ts). Everything here is
+ * O(regions) per update, or O(changed slots) for the slots listed through `insert` / `move`; nothing is
+ * per box or per pair but the final copies.
  *
  * Where the regions run on threads at once, equal counts need not finish at once: one thread may get
  * less of its core than another (the calling thread, or a core shared with the rest of the system, for
