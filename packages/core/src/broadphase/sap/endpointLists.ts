@@ -232,23 +232,32 @@ export abstract class SapLists extends SapRegions {
       const end = first + this.regionLength[r];
       const a = where[whereAt(e, d2, k, 0)];
       const b = where[whereAt(e, d2, k, 1)];
+      // Two runs each way, shifted by one then by two (no test of the hole per endpoint).
       if (end - a <= b - first) {
-        for (let i = a + 1; i < end; i++) {
-          if (i === b) continue;
-          const to = i < b ? i - 1 : i - 2;
-          v[to] = v[i];
+        for (let i = a + 1; i < b; i++) {
           const token = t[i];
-          t[to] = token;
-          where[whereOfToken(token, d2, k)] = to;
+          v[i - 1] = v[i];
+          t[i - 1] = token;
+          where[whereOfToken(token, d2, k)] = i - 1;
+        }
+        for (let i = b + 1; i < end; i++) {
+          const token = t[i];
+          v[i - 2] = v[i];
+          t[i - 2] = token;
+          where[whereOfToken(token, d2, k)] = i - 2;
         }
       } else {
-        for (let i = b - 1; i >= first; i--) {
-          if (i === a) continue;
-          const to = i > a ? i + 1 : i + 2;
-          v[to] = v[i];
+        for (let i = b - 1; i > a; i--) {
           const token = t[i];
-          t[to] = token;
-          where[whereOfToken(token, d2, k)] = to;
+          v[i + 1] = v[i];
+          t[i + 1] = token;
+          where[whereOfToken(token, d2, k)] = i + 1;
+        }
+        for (let i = a - 1; i >= first; i--) {
+          const token = t[i];
+          v[i + 2] = v[i];
+          t[i + 2] = token;
+          where[whereOfToken(token, d2, k)] = i + 2;
         }
         this.listFirst[listAt(r, k)] = first + 2;
       }
