@@ -301,15 +301,6 @@ export abstract class SapEntries extends SapLists {
         e = after;
       }
     }
-    for (let k = 0; k < d; k++) {
-      const t = this.arena.tokens[k];
-      for (let r = 0; r < this.regionsUsed; r++) {
-        if (this.regionStart[r] < 0) continue;
-        const first = this.listFirst[listAt(r, k)];
-        const end = first + this.regionLength[r];
-        for (let i = first; i < end; i++) t[i] = (map[t[i] >> 1] << 1) | (t[i] & 1);
-      }
-    }
     this.spareObject = this.entryObject;
     this.spareRegion = this.entryRegion;
     this.spareNext = this.entryNext;
@@ -322,7 +313,8 @@ export abstract class SapEntries extends SapLists {
     this.where = where;
     this.entriesUsed = live;
     this.freeEntryCount = 0;
-    this.relayRegions();
+    // The lists' tokens take the new numbers as the regions' blocks are laid out again.
+    this.relayRegions(map);
   }
 
   /** Rebuilds every region for the current cell size; all pairs are counted afresh by the sweeps. */

@@ -156,9 +156,10 @@ export abstract class SapRegions extends SapState {
    * Lays the regions' blocks out again one after another in region order, the order the passes visit
    * them (and the entries are numbered in, see renumberEntries): a frame then walks the arena front to
    * back, a stream the hardware prefetches, rather than jumping from block to block. Only the lists
-   * are copied; each entry's endpoint positions move with its region's block.
+   * are copied; each entry's endpoint positions move with its region's block. The tokens take the
+   * entries' new numbers on the way (`renumbered`: old entry → new, see renumberEntries).
    */
-  protected relayRegions(): void {
+  protected relayRegions(renumbered: Int32Array): void {
     const arena = this.arena;
     arena.prepareSpare();
     const d2 = 2 * this.dimensions;
@@ -176,10 +177,11 @@ export abstract class SapRegions extends SapState {
         const st = arena.spareTokens[k];
         const first = this.listFirst[listAt(r, k)];
         for (let i = first; i < first + n; i++) {
+          const token = (renumbered[t[i] >> 1] << 1) | (t[i] & 1);
           sv[i + shift] = v[i];
-          st[i + shift] = t[i];
+          st[i + shift] = token;
           // Each endpoint's position moves with the block.
-          where[whereOfToken(t[i], d2, k)] = i + shift;
+          where[whereOfToken(token, d2, k)] = i + shift;
         }
         this.listFirst[listAt(r, k)] = first + shift;
       }
