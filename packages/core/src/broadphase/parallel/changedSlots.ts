@@ -10,6 +10,7 @@
  * static flag set, or static — stay listed, since a whole-list frame reads unlisted static boxes not at
  * all and finds new or removed ones only in the list. Everything here is O(changed slots).
  */
+import { growArray } from '../../growArray.js';
 import { type ProxyStore, SLOT_MASK } from '../proxies.js';
 import { makeBuffer } from './shared.js';
 
@@ -80,25 +81,12 @@ export class ChangedSlots {
   }
 
   /**
-   * For a batch move of `n` boxes, checked on this thread: when they are many and most of the boxes,
-   * the next update takes every dynamic box. Returns whether it does: the batch then lists only its
-   * static boxes ({@link listMoved}). Not once bounds were written straight into shared memory: a box
-   * written there and not yet marked is then still left unread.
+   * Lists the slots of a batch move's `n` handles (checked on this thread) as {@link markMoved} does —
+   * only the static ones when the next update takes every dynamic box anyway, or will now that they are
+   * many and most of the boxes ({@link takeWhole}).
    */
-  takeBatchWhole(n: number): boolean {
-    if (n < WHOLE_MIN_SLOTS || 2 * n < this.store.count || this.everUnchecked) return false;
-    this.allMoved = true;
-    // Every dynamic box is read, so each is checked, as after markAllMoved (which costs nothing
-    // measurable): a box written into shared memory against the documentation cannot slip in unchecked.
-    this.unchecked = true;
-    return true;
-  }
-
-  /**
-   * Lists the slots of a batch move's `n` handles as {@link markMoved} does — only the static ones when
-   * the batch takes every box ({@link takeBatchWhole}): the dynamic ones are read as members.
-   */
-  listMoved(handles: ArrayLike<number>, n: number, whole: boolean): void {
+  listMoved(handles: ArrayLike<number>, n: number): void {
+    const whole = this.allMoved || this.takeWhole(n);
     const listed = this.listed;
     const dirty = this.dirty;
     const movedOnly = this.movedOnly;
@@ -119,39 +107,52 @@ export class ChangedSlots {
   }
 
   /**
-   * Before a frame: when the slots listed by a move only are many and most of the boxes, takes every
-   * box, as a batch move of as many does, and unlists them (their boxes are read as members). Clears
-   * the move-only marks either way.
+   * Before a frame that takes every dynamic box — or will, now that the slots listed by a move only are
+   * many and most of the boxes — unlists those of dynamic boxes: their boxes are read as members.
    */
   beforeFrame(): void {
-    if (this.movedOnlyCount === 0) return;
+    if (this.movedOnlyCount === 0 || (!this.allMoved && !this.takeWhole(this.movedOnlyCount))) return;
     const movedOnly = this.movedOnly;
+    const listed = this.listed;
     const dirty = this.dirty;
-    const n = this.count;
-    if (!this.allMoved && this.takeBatchWhole(this.movedOnlyCount)) {
-      const listed = this.listed;
-      const statics = this.store.statics;
-      let kept = 0;
-      for (let i = 0; i < n; i++) {
-        const slot = dirty[i];
-        if (movedOnly[slot] === 1 && statics[slot] === 0) listed[slot] = 0;
-        else dirty[kept++] = slot;
+    const statics = this.store.statics;
+    let kept = 0;
+    for (let i = 0; i < this.count; i++) {
+      const slot = dirty[i];
+      if (movedOnly[slot] === 1 && statics[slot] === 0) {
+        listed[slot] = 0;
         movedOnly[slot] = 0;
-      }
-      this.count = kept;
-    } else {
-      for (let i = 0; i < n; i++) movedOnly[dirty[i]] = 0;
+      } else dirty[kept++] = slot;
     }
-    this.movedOnlyCount = 0;
+    this.count = kept;
   }
 
   /** After a completed update: nothing listed, nothing to take or check. */
   clear(): void {
     const listed = this.listed;
-    for (let i = 0; i < this.count; i++) listed[this.dirty[i]] = 0;
+    const movedOnly = this.movedOnly;
+    for (let i = 0; i < this.count; i++) {
+      listed[this.dirty[i]] = 0;
+      movedOnly[this.dirty[i]] = 0;
+    }
     this.count = 0;
+    this.movedOnlyCount = 0;
     this.allMoved = false;
     this.unchecked = false;
+  }
+
+  /**
+   * Whether `n` moved boxes, checked on this thread, make the next update take every dynamic box:
+   * when they are many and most of the boxes — not once bounds were written straight into shared
+   * memory, where a box written there and not yet marked is still left unread. Sets it so when they do.
+   */
+  private takeWhole(n: number): boolean {
+    if (n < WHOLE_MIN_SLOTS || 2 * n < this.store.count || this.everUnchecked) return false;
+    this.allMoved = true;
+    // Every dynamic box is read, so each is checked, as after markAllMoved (which costs nothing
+    // measurable): a box written into shared memory against the documentation cannot slip in unchecked.
+    this.unchecked = true;
+    return true;
   }
 
   /** Grows the per-slot arrays to `capacity` slots (after the proxy store grew): new shared buffers. */
@@ -162,8 +163,6 @@ export class ChangedSlots {
     const listed = new Uint8Array(makeBuffer(capacity, this.shared));
     listed.set(this.listed);
     this.listed = listed;
-    const movedOnly = new Uint8Array(capacity);
-    movedOnly.set(this.movedOnly);
-    this.movedOnly = movedOnly;
+    this.movedOnly = growArray(this.movedOnly, capacity);
   }
 }

@@ -273,13 +273,10 @@ export class ParallelSweepAndPrune extends PairedBroadphase {
     const n = this.store.checkMany(handles, bounds, count, 'moveMany');
     const s = this.store.stride;
     const box = this.store.bounds;
-    const changed = this.frames.changed;
-    // Most boxes moved: listed, they would be read whole by every region (only the static ones are).
-    const whole = changed.takeBatchWhole(n);
-    if (!whole || !copyBoxesInSlotOrder(box, handles, bounds, n, s)) {
+    if (!copyBoxesInSlotOrder(box, handles, bounds, n, s)) {
       for (let i = 0; i < n; i++) copyBox(box, (handles[i] & SLOT_MASK) * s, bounds, i * s, s);
     }
-    changed.listMoved(handles, n, whole);
+    this.frames.changed.listMoved(handles, n);
   }
 
   /**

@@ -5,7 +5,7 @@
  * queued only where they changed, every member in one loop a frame — with a grid of larger cells than
  * SweepAndPrune's own default.
  */
-import { SLOT_MASK } from '../proxies.js';
+import { copyBox, SLOT_MASK } from '../proxies.js';
 import { SweepAndPrune } from '../sap/index.js';
 import type { Dimensions } from '../types.js';
 import { TAKEN } from './shared.js';
@@ -41,32 +41,15 @@ export class RegionSweepAndPrune extends SweepAndPrune {
    */
   moveFrom(slot: number, from: Float64Array, at: number): void {
     const box = this.store.bounds;
-    const three = this.store.stride === 6;
-    const o = slot * this.store.stride;
-    const a0 = from[at];
-    const a1 = from[at + 1];
-    const a2 = from[at + 2];
-    const a3 = from[at + 3];
-    const a4 = three ? from[at + 4] : 0;
-    const a5 = three ? from[at + 5] : 0;
-    if (
-      box[o] === a0 &&
-      box[o + 1] === a1 &&
-      box[o + 2] === a2 &&
-      box[o + 3] === a3 &&
-      (!three || (box[o + 4] === a4 && box[o + 5] === a5))
-    ) {
-      return;
+    const s = this.store.stride;
+    const o = slot * s;
+    for (let k = 0; k < s; k++) {
+      if (box[o + k] !== from[at + k]) {
+        copyBox(box, o, from, at, s);
+        this.markMoved(slot);
+        return;
+      }
     }
-    box[o] = a0;
-    box[o + 1] = a1;
-    box[o + 2] = a2;
-    box[o + 3] = a3;
-    if (three) {
-      box[o + 4] = a4;
-      box[o + 5] = a5;
-    }
-    this.markMoved(slot);
   }
 
   /**
